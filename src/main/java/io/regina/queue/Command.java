@@ -1,0 +1,98 @@
+package io.regina.queue;
+
+import java.util.List;
+
+/**
+ * Everything that changes the broker's state. A command is applied on every replica in log order
+ * by {@link BrokerState#apply(Command, long)}; it carries every id and value apply needs so the
+ * outcome is the same everywhere. The byte codes in the {@code raft} codec only grow at the end.
+ */
+public sealed interface Command {
+
+    /** Create a queue or overwrite all of its options. */
+    record Configure(String queue, String namespace, String task, QueueOptions options) implements Command { }
+
+    /** Remove a queue with its partitions, messages, cursors, leases and failed jobs. */
+    record DeleteQueue(String queue) implements Command { }
+
+    /** Append messages; queues and partitions are created on first push. */
+    record Push(List<PushItem> items) implements Command { }
+
+    /**
+     * One message to push. {@code partition} null means the queue's default partition or one of its
+     * stripes; {@code payload} is JSON text (the literal {@code null} stays null); {@code delayMs}
+     * and {@code availableAt} (epoch ms, 0 for none) defer delivery.
+     */
+    record PushItem(String queue, String partition, String messageId, String transactionId, String payload,
+                    String traceId, String producerSub, long delayMs, long availableAt) { }
+
+    /**
+     * Claim ready partitions under a new lease. {@code partition} null is a wildcard pop;
+     * {@code partitions} above 1 claims up to that many partitions with {@code batch} as a global cap.
+     */
+    record Pop(String queue, String partition, String group, int batch, String leaseId, boolean autoAck,
+               SubscriptionMode subscriptionMode, long subscriptionFrom, int partitions) implements Command { }
+
+    /** Acknowledge messages; items apply in the given order. */
+    record Ack(List<AckItem> items) implements Command { }
+
+    /**
+     * One acknowledgement. {@code leaseId} empty or null means "not checked"; {@code delayMs} is the
+     * delay of a {@code release} or of a {@code failed} with a broker-side backoff ({@code retryAfterMs}).
+     */
+    record AckItem(String transactionId, String partitionId, AckStatus status, String error, String group,
+                   String leaseId, long delayMs) { }
+
+    /** Pushes and acks that apply all together or not at all. */
+    record Transaction(List<TxOperation> operations, List<String> requiredLeases) implements Command { }
+
+    /** One operation inside a {@link Transaction}. */
+    sealed interface TxOperation permits TxPush, TxAck { }
+
+    record TxPush(List<PushItem> items) implements TxOperation { }
+
+    record TxAck(AckItem item) implements TxOperation { }
+
+    /** Renew a lease on every partition that holds it. */
+    record ExtendLease(String leaseId, int seconds) implements Command { }
+
+    /** Record a trace event for a message. */
+    record RecordTrace(String traceId, String transactionId, String partitionId, String group,
+                       List<String> traceNames, String eventType, String data) implements Command { }
+
+    /** Drop a consumer group everywhere ({@code queue} null) or on one queue. */
+    record DeleteGroup(String group, String queue) implements Command { }
+
+    /** Move a group's cursors on a queue to a time ({@code toEnd} false) or to the newest message. */
+    record Seek(String group, String queue, long timestamp, boolean toEnd) implements Command { }
+
+    /** Rewrite the time from which a group reads queues it has not started yet. */
+    record SetSubscription(String group, long timestamp) implements Command { }
+
+    /** Switch push maintenance ({@code pop} false) or pop maintenance on or off. */
+    record SetMaintenance(boolean pop, boolean enabled) implements Command { }
+
+    /** The leader's heartbeat: expires leases, releases due messages, runs retention and eviction. */
+    record Tick() implements Command { }
+
+    /** A paused queue accepts pushes and delivers nothing. */
+    record PauseQueue(String queue, boolean paused) implements Command { }
+
+    /** Remove a queue's pending messages. */
+    record ClearQueue(String queue) implements Command { }
+
+    /** Retry at most {@code limit} failed jobs chosen by {@code selector}. */
+    record RetryFailedJobs(FailedJobSelector selector, int limit) implements Command { }
+
+    /** Retry one failed job, with an edited payload when {@code data} is not null. */
+    record RetryFailedJob(String uuid, String data) implements Command { }
+
+    /** Forget one failed job. */
+    record ForgetFailedJob(String uuid) implements Command { }
+
+    /**
+     * Delete failed jobs that failed at least {@code hours} ago ({@code hours} 0: all), optionally
+     * of one queue; {@code strictlyOlder} is prune's "more than".
+     */
+    record RemoveFailedJobs(int hours, String queue, boolean strictlyOlder) implements Command { }
+}
