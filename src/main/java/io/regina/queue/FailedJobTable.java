@@ -1,0 +1,182 @@
+package io.regina.queue;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * The failed-jobs table, indexed so that the newest page, a queue's newest page and the counts
+ * never scan: rows are keyed by their time-ordered uuid, globally and per queue.
+ */
+public final class FailedJobTable {
+
+    /** Text search looks at no more than this many rows per request, and says when it stopped. */
+    public static final int TEXT_SCAN_LIMIT = 200_000;
+
+    private final TreeMap<String, FailedJob> rows = new TreeMap<>();
+    private final Map<String, TreeMap<String, FailedJob>> byQueue = new HashMap<>();
+
+    /** One page of rows, newest first, with the cursor of the next page (null at the end). */
+    public record Page(List<FailedJob> items, String nextCursor, long total, boolean totalExact,
+                       boolean scanTruncated) {
+    }
+
+    void add(FailedJob job) {
+        rows.put(job.uuid(), job);
+        byQueue.computeIfAbsent(job.queue(), q -> new TreeMap<>()).put(job.uuid(), job);
+    }
+
+    FailedJob remove(String uuid) {
+        FailedJob job = rows.remove(uuid);
+        if (job != null) {
+            TreeMap<String, FailedJob> queueRows = byQueue.get(job.queue());
+            queueRows.remove(uuid);
+            if (queueRows.isEmpty()) {
+                byQueue.remove(job.queue());
+            }
+        }
+        return job;
+    }
+
+    public FailedJob get(String uuid) {
+        return rows.get(uuid);
+    }
+
+    public long size() {
+        return rows.size();
+    }
+
+    public long size(String queue) {
+        TreeMap<String, FailedJob> queueRows = byQueue.get(queue);
+        return queueRows == null ? 0 : queueRows.size();
+    }
+
+    Collection<FailedJob> all() {
+        return rows.values();
+    }
+
+    List<String> uuidsOfQueue(String queue) {
+        TreeMap<String, FailedJob> queueRows = byQueue.get(queue);
+        return queueRows == null ? List.of() : new ArrayList<>(queueRows.keySet());
+    }
+
+    /**
+     * Rows matching the filter, newest first, starting after {@code cursor}. {@code from}/{@code to}
+     * are inclusive epoch-ms bounds on failedAt (0 for open); {@code text} matches error or payload.
+     */
+    public Page list(String queue, String text, long from, long to, int limit, String cursor) {
+        NavigableMap<String, FailedJob> range = range(queue, from, to);
+        NavigableMap<String, FailedJob> descending = range.descendingMap();
+        if (cursor != null && !cursor.isEmpty()) {
+            descending = descending.tailMap(cursor, false);
+        }
+        List<FailedJob> items = new ArrayList<>();
+        String next = null;
+        int scanned = 0;
+        boolean truncated = false;
+        for (FailedJob job : descending.values()) {
+            if (text != null && ++scanned > TEXT_SCAN_LIMIT) {
+                truncated = true;
+                next = items.isEmpty() ? job.uuid() : items.get(items.size() - 1).uuid();
+                break;
+            }
+            if (!matches(job, text)) {
+                continue;
+            }
+            if (items.size() == limit) {
+                next = items.get(items.size() - 1).uuid();
+                break;
+            }
+            items.add(job);
+        }
+        long total;
+        boolean exact = true;
+        if (text == null) {
+            total = from == 0 && to == 0 ? (queue == null ? size() : size(queue)) : range.size();
+        } else {
+            total = countMatching(range, text);
+            exact = total >= 0;
+            if (!exact) {
+                total = items.size();
+                truncated = true;
+            }
+        }
+        return new Page(items, next, total, exact, truncated);
+    }
+
+    /** Up to {@code limit} uuids matching the filter, oldest first. */
+    List<String> select(String queue, String text, long from, long to, int limit) {
+        List<String> uuids = new ArrayList<>();
+        for (FailedJob job : range(queue, from, to).values()) {
+            if (uuids.size() == limit) {
+                break;
+            }
+            if (matches(job, text)) {
+                uuids.add(job.uuid());
+            }
+        }
+        return uuids;
+    }
+
+    long count(String queue, String text, long from, long to) {
+        NavigableMap<String, FailedJob> range = range(queue, from, to);
+        if (text == null) {
+            return from == 0 && to == 0 ? (queue == null ? size() : size(queue)) : range.size();
+        }
+        long count = 0;
+        for (FailedJob job : range.values()) {
+            if (matches(job, text)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private long countMatching(NavigableMap<String, FailedJob> range, String text) {
+        long count = 0;
+        int scanned = 0;
+        for (FailedJob job : range.values()) {
+            if (++scanned > TEXT_SCAN_LIMIT) {
+                return -1;
+            }
+            if (matches(job, text)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private NavigableMap<String, FailedJob> range(String queue, long from, long to) {
+        NavigableMap<String, FailedJob> base = queue == null ? rows : byQueue.getOrDefault(queue, new TreeMap<>());
+        String low = from > 0 ? new UUID(from << 16, 0L).toString() : null;
+        String high = to > 0 ? new UUID((to << 16) | 0xFFFFL, -1L).toString() : null;
+        if (low != null && high != null) {
+            return low.compareTo(high) > 0 ? new TreeMap<>() : base.subMap(low, true, high, true);
+        }
+        if (low != null) {
+            return base.tailMap(low, true);
+        }
+        if (high != null) {
+            return base.headMap(high, true);
+        }
+        return base;
+    }
+
+    private static boolean matches(FailedJob job, String text) {
+        if (text == null || text.isEmpty()) {
+            return true;
+        }
+        return (job.error() != null && job.error().contains(text))
+                || (job.data() != null && job.data().contains(text));
+    }
+
+    void clear() {
+        rows.clear();
+        byQueue.clear();
+    }
+}

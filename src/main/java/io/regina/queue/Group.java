@@ -1,0 +1,31 @@
+package io.regina.queue;
+
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+
+/**
+ * A consumer group on one queue: a cursor per partition and the set of partitions that may be
+ * ready for it, in the order they became ready. A pop takes the first truly ready one, dropping
+ * stale entries on the way, so it never scans the queue's partitions.
+ */
+final class Group {
+    static final String QUEUE_MODE = "__QUEUE_MODE__";
+
+    final String name;
+    final BrokerQueue queue;
+    /** The subscription time this group started from (0 for the beginning). */
+    long subscribedAt;
+    final Map<String, Cursor> cursors = new LinkedHashMap<>();
+    final LinkedHashSet<Cursor> ready = new LinkedHashSet<>();
+
+    Group(String name, BrokerQueue queue, long subscribedAt) {
+        this.name = name;
+        this.queue = queue;
+        this.subscribedAt = subscribedAt;
+    }
+
+    boolean isQueueMode() {
+        return QUEUE_MODE.equals(name);
+    }
+}

@@ -1,0 +1,19 @@
+package io.regina.queue;
+
+/**
+ * Where message bodies live, so that a disk-backed store can later replace the in-memory one
+ * without touching the domain. References are assigned by the store and are deterministic.
+ */
+public interface MessageStore {
+
+    long put(String payload);
+
+    String get(long ref);
+
+    void remove(long ref);
+
+    /** Bytes held, roughly, for memory accounting. */
+    long bytes();
+
+    long count();
+}

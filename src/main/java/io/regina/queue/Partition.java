@@ -1,0 +1,32 @@
+package io.regina.queue;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/** An ordered log inside a queue, with its dedup index (transactionId of every stored or delayed message). */
+final class Partition {
+    final BrokerQueue queue;
+    final String name;
+    final String id;
+    final MessageLog log;
+    /** The newest stored entry per transactionId, for acks and dedup. */
+    final Map<String, Message> byTransactionId = new HashMap<>();
+    /** transactionId to message id of messages waiting for their delay, for dedup. */
+    final Map<String, String> delayedTransactionIds = new HashMap<>();
+
+    Partition(BrokerQueue queue, String name, long firstSeq) {
+        this.queue = queue;
+        this.name = name;
+        this.id = Ids.named("partition", queue.name, name);
+        this.log = new MessageLog(firstSeq);
+    }
+
+    /** The id of the stored or delayed message holding this transactionId, or null. */
+    String duplicateOf(String transactionId) {
+        Message stored = byTransactionId.get(transactionId);
+        if (stored != null) {
+            return stored.id;
+        }
+        return delayedTransactionIds.get(transactionId);
+    }
+}

@@ -1,0 +1,324 @@
+package io.regina.queue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Writes the whole {@link BrokerState} to a {@link StateWriter} and reads it back. The layout is
+ * versioned; timers are not written but rebuilt from the leases, delayed messages and re-checks
+ * they stand for, which fires them in the same order because the heap orders by stable keys.
+ */
+final class StateImage {
+
+    static final int LAYOUT_VERSION = 1;
+
+    private StateImage() {
+    }
+
+    static void write(BrokerState state, StateWriter out) {
+        out.writeInt(LAYOUT_VERSION);
+        out.writeLong(state.lastNow);
+        out.writeLong(state.nextPendingSeq);
+        out.writeBoolean(state.maintenanceMode);
+        out.writeBoolean(state.popMaintenanceMode);
+        out.writeInt(state.buffered.size());
+        for (Command.PushItem item : state.buffered) {
+            writePushItem(out, item);
+        }
+        out.writeInt(state.groupSubscriptions.size());
+        state.groupSubscriptions.forEach((group, at) -> {
+            out.writeString(group);
+            out.writeLong(at);
+        });
+        out.writeInt(state.traces.size());
+        for (BrokerState.Trace trace : state.traces) {
+            out.writeString(trace.traceId());
+            out.writeString(trace.transactionId());
+            out.writeString(trace.partitionId());
+            out.writeString(trace.consumerGroup());
+            out.writeInt(trace.traceNames().size());
+            trace.traceNames().forEach(out::writeString);
+            out.writeString(trace.eventType());
+            out.writeString(trace.data());
+            out.writeLong(trace.createdAt());
+        }
+        out.writeInt(state.queues.size());
+        for (BrokerQueue queue : state.queues.values()) {
+            writeQueue(state, out, queue);
+        }
+        out.writeInt(state.leases.size());
+        for (Lease lease : state.leases.values()) {
+            out.writeString(lease.id);
+            out.writeString(lease.queue);
+            out.writeString(lease.group);
+            out.writeLong(lease.expiresAt);
+            out.writeInt(lease.claims.size());
+            for (Claim claim : lease.claims) {
+                out.writeString(claim.cursor.partition.name);
+                writeLongs(out, claim.seqs);
+                writeLongs(out, sorted(claim.resolved));
+            }
+        }
+        out.writeInt((int) state.failedJobs.size());
+        for (FailedJob row : state.failedJobs.all()) {
+            out.writeString(row.uuid());
+            out.writeString(row.queue());
+            out.writeString(row.partition());
+            out.writeString(row.partitionId());
+            out.writeString(row.consumerGroup());
+            out.writeString(row.messageId());
+            out.writeString(row.transactionId());
+            out.writeString(row.traceId());
+            out.writeString(row.data());
+            out.writeString(row.error());
+            out.writeInt(row.attempts());
+            out.writeString(row.producerSub());
+            out.writeLong(row.createdAt());
+            out.writeLong(row.failedAt());
+            out.writeString(row.retryOf());
+        }
+    }
+
+    private static void writeQueue(BrokerState state, StateWriter out, BrokerQueue queue) {
+        out.writeString(queue.name);
+        out.writeString(queue.namespace);
+        out.writeString(queue.task);
+        writeOptions(out, queue.options);
+        out.writeBoolean(queue.paused);
+        out.writeInt(queue.partitions.size());
+        for (Partition partition : queue.partitions.values()) {
+            out.writeString(partition.name);
+            out.writeLong(partition.log.headSeq());
+            out.writeInt(partition.log.size());
+            for (Message message : partition.log.entries()) {
+                out.writeString(message.id);
+                out.writeString(message.transactionId);
+                out.writeString(message.traceId);
+                out.writeString(message.producerSub);
+                out.writeString(state.bodies.get(message.bodyRef));
+                out.writeLong(message.createdAt);
+                out.writeLong(message.appendedAt);
+                out.writeString(message.onlyGroup);
+                out.writeInt(message.baseAttempts);
+                out.writeString(message.retryOf);
+            }
+        }
+        out.writeInt(queue.delayed.size());
+        for (DelayedMessage waiting : queue.delayed.values()) {
+            out.writeLong(waiting.pendingSeq);
+            out.writeString(waiting.partition.name);
+            out.writeString(waiting.id);
+            out.writeString(waiting.transactionId);
+            out.writeString(waiting.traceId);
+            out.writeString(waiting.producerSub);
+            out.writeString(state.bodies.get(waiting.bodyRef));
+            out.writeLong(waiting.createdAt);
+            out.writeLong(waiting.dueAt);
+            out.writeString(waiting.onlyGroup);
+            out.writeInt(waiting.baseAttempts);
+            out.writeString(waiting.retryOf);
+        }
+        out.writeInt(queue.groups.size());
+        for (Group group : queue.groups.values()) {
+            out.writeString(group.name);
+            out.writeLong(group.subscribedAt);
+            out.writeInt(group.cursors.size());
+            for (Cursor cursor : group.cursors.values()) {
+                out.writeString(cursor.partition.name);
+                out.writeLong(cursor.next);
+                writeLongs(out, new ArrayList<>(cursor.doneAhead));
+                Map<Long, Integer> deliveries = new TreeMap<>(cursor.deliveries);
+                out.writeInt(deliveries.size());
+                deliveries.forEach((seq, count) -> {
+                    out.writeLong(seq);
+                    out.writeInt(count);
+                });
+                out.writeInt(cursor.batchRetries);
+                out.writeLong(cursor.recheckAt);
+            }
+            out.writeInt(group.ready.size());
+            for (Cursor cursor : group.ready) {
+                out.writeString(cursor.partition.name);
+            }
+        }
+    }
+
+    static BrokerState read(StateReader in) {
+        int layout = in.readInt();
+        if (layout != LAYOUT_VERSION) {
+            throw new IllegalArgumentException("unknown broker state layout version " + layout
+                    + " (this node reads version " + LAYOUT_VERSION + ")");
+        }
+        BrokerState state = new BrokerState();
+        state.lastNow = in.readLong();
+        state.nextPendingSeq = in.readLong();
+        state.maintenanceMode = in.readBoolean();
+        state.popMaintenanceMode = in.readBoolean();
+        for (int i = in.readInt(); i > 0; i--) {
+            state.buffered.add(readPushItem(in));
+        }
+        for (int i = in.readInt(); i > 0; i--) {
+            state.groupSubscriptions.put(in.readString(), in.readLong());
+        }
+        for (int i = in.readInt(); i > 0; i--) {
+            String traceId = in.readString();
+            String transactionId = in.readString();
+            String partitionId = in.readString();
+            String group = in.readString();
+            List<String> names = new ArrayList<>();
+            for (int n = in.readInt(); n > 0; n--) {
+                names.add(in.readString());
+            }
+            state.traces.add(new BrokerState.Trace(traceId, transactionId, partitionId, group, List.copyOf(names),
+                    in.readString(), in.readString(), in.readLong()));
+        }
+        for (int i = in.readInt(); i > 0; i--) {
+            readQueue(state, in);
+        }
+        for (int i = in.readInt(); i > 0; i--) {
+            Lease lease = new Lease(in.readString(), in.readString(), in.readString(), in.readLong());
+            BrokerQueue queue = state.queues.get(lease.queue);
+            Group group = queue.groups.get(lease.group);
+            for (int c = in.readInt(); c > 0; c--) {
+                Cursor cursor = group.cursors.get(in.readString());
+                Claim claim = new Claim(lease, cursor);
+                claim.seqs.addAll(readLongs(in));
+                claim.resolved.addAll(readLongs(in));
+                cursor.claim = claim;
+                lease.claims.add(claim);
+            }
+            state.leases.put(lease.id, lease);
+            state.timers.schedule(lease.expiresAt, Timers.Kind.LEASE, lease.id, 0, lease);
+        }
+        for (int i = in.readInt(); i > 0; i--) {
+            state.failedJobs.add(new FailedJob(in.readString(), in.readString(), in.readString(), in.readString(),
+                    in.readString(), in.readString(), in.readString(), in.readString(), in.readString(),
+                    in.readString(), in.readInt(), in.readString(), in.readLong(), in.readLong(), in.readString()));
+        }
+        return state;
+    }
+
+    private static void readQueue(BrokerState state, StateReader in) {
+        String name = in.readString();
+        String namespace = in.readString();
+        String task = in.readString();
+        BrokerQueue queue = new BrokerQueue(name, namespace, task, readOptions(in));
+        queue.paused = in.readBoolean();
+        state.queues.put(name, queue);
+        for (int p = in.readInt(); p > 0; p--) {
+            String partitionName = in.readString();
+            long headSeq = in.readLong();
+            Partition partition = new Partition(queue, partitionName, headSeq);
+            int count = in.readInt();
+            for (int m = 0; m < count; m++) {
+                Message message = new Message(headSeq + m, in.readString(), in.readString(), in.readString(),
+                        in.readString(), state.bodies.put(in.readString()), in.readLong(), in.readLong(),
+                        in.readString(), in.readInt(), in.readString());
+                partition.log.append(message);
+                partition.byTransactionId.put(message.transactionId, message);
+            }
+            queue.storedMessages += count;
+            queue.partitions.put(partitionName, partition);
+            state.partitionsById.put(partition.id, partition);
+        }
+        for (int d = in.readInt(); d > 0; d--) {
+            long pendingSeq = in.readLong();
+            Partition partition = queue.partitions.get(in.readString());
+            DelayedMessage waiting = new DelayedMessage(pendingSeq, partition, in.readString(), in.readString(),
+                    in.readString(), in.readString(), state.bodies.put(in.readString()), in.readLong(), in.readLong(),
+                    in.readString(), in.readInt(), in.readString());
+            queue.delayed.put(pendingSeq, waiting);
+            queue.storedMessages++;
+            if (waiting.onlyGroup == null) {
+                partition.delayedTransactionIds.put(waiting.transactionId, waiting.id);
+            }
+            state.timers.schedule(waiting.dueAt, Timers.Kind.DELAYED, "", pendingSeq, waiting);
+        }
+        for (int g = in.readInt(); g > 0; g--) {
+            Group group = new Group(in.readString(), queue, in.readLong());
+            queue.groups.put(group.name, group);
+            for (int c = in.readInt(); c > 0; c--) {
+                Partition partition = queue.partitions.get(in.readString());
+                Cursor cursor = new Cursor(partition, group, in.readLong());
+                cursor.doneAhead.addAll(readLongs(in));
+                for (int d = in.readInt(); d > 0; d--) {
+                    cursor.deliveries.put(in.readLong(), in.readInt());
+                }
+                cursor.batchRetries = in.readInt();
+                cursor.recheckAt = in.readLong();
+                if (cursor.recheckAt > 0) {
+                    state.timers.schedule(cursor.recheckAt, Timers.Kind.RECHECK,
+                            queue.name + "\u0000" + partition.name + "\u0000" + group.name, 0, cursor);
+                }
+                group.cursors.put(partition.name, cursor);
+            }
+            for (int r = in.readInt(); r > 0; r--) {
+                group.ready.add(group.cursors.get(in.readString()));
+            }
+        }
+    }
+
+    static void writeOptions(StateWriter out, QueueOptions o) {
+        out.writeInt(o.leaseTime());
+        out.writeInt(o.maxSize());
+        out.writeInt(o.ttl());
+        out.writeInt(o.retryLimit());
+        out.writeInt(o.retryDelay());
+        out.writeBoolean(o.deadLetterQueue());
+        out.writeBoolean(o.dlqAfterMaxRetries());
+        out.writeInt(o.priority());
+        out.writeInt(o.delayedProcessing());
+        out.writeInt(o.windowBuffer());
+        out.writeInt(o.retentionSeconds());
+        out.writeInt(o.completedRetentionSeconds());
+        out.writeBoolean(o.retentionEnabled());
+        out.writeBoolean(o.encryptionEnabled());
+        out.writeInt(o.maxWaitTimeSeconds());
+        out.writeInt(o.stripes());
+    }
+
+    static QueueOptions readOptions(StateReader in) {
+        return new QueueOptions(in.readInt(), in.readInt(), in.readInt(), in.readInt(), in.readInt(),
+                in.readBoolean(), in.readBoolean(), in.readInt(), in.readInt(), in.readInt(), in.readInt(),
+                in.readInt(), in.readBoolean(), in.readBoolean(), in.readInt(), in.readInt());
+    }
+
+    private static void writePushItem(StateWriter out, Command.PushItem item) {
+        out.writeString(item.queue());
+        out.writeString(item.partition());
+        out.writeString(item.messageId());
+        out.writeString(item.transactionId());
+        out.writeString(item.payload());
+        out.writeString(item.traceId());
+        out.writeString(item.producerSub());
+        out.writeLong(item.delayMs());
+        out.writeLong(item.availableAt());
+    }
+
+    private static Command.PushItem readPushItem(StateReader in) {
+        return new Command.PushItem(in.readString(), in.readString(), in.readString(), in.readString(),
+                in.readString(), in.readString(), in.readString(), in.readLong(), in.readLong());
+    }
+
+    private static void writeLongs(StateWriter out, List<Long> values) {
+        out.writeInt(values.size());
+        values.forEach(out::writeLong);
+    }
+
+    private static List<Long> readLongs(StateReader in) {
+        int count = in.readInt();
+        List<Long> values = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            values.add(in.readLong());
+        }
+        return values;
+    }
+
+    private static List<Long> sorted(java.util.Set<Long> values) {
+        List<Long> list = new ArrayList<>(values);
+        list.sort(null);
+        return list;
+    }
+}

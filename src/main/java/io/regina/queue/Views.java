@@ -1,0 +1,36 @@
+package io.regina.queue;
+
+import java.util.List;
+
+/** Read-only pictures of the state, for the HTTP read endpoints and the dashboard. */
+public final class Views {
+
+    private Views() {
+    }
+
+    /** Counts for one consumer group over a queue (or one partition). */
+    public record Depth(long pending, long reserved, long delayed, long oldestPendingCreatedAt) {
+        public long size() {
+            return pending + reserved + delayed;
+        }
+    }
+
+    public record QueueSummary(String name, String id, String namespace, String task, QueueOptions options,
+                               boolean paused, int partitions, long storedMessages, Depth depth, long failed,
+                               List<String> groups) { }
+
+    public record GroupPosition(String group, long cursor, long lag, String leaseId, long leaseExpiresAt,
+                                int batchRetries) { }
+
+    public record PartitionView(String name, String id, long messages, long headSeq, long tailSeq,
+                                long newestAt, List<GroupPosition> groups) { }
+
+    public record GroupSummary(String group, String queue, int partitions, long lag, int leased,
+                               long subscribedAt) { }
+
+    public record MessageView(String id, String transactionId, String traceId, String queue, String partition,
+                              String partitionId, String data, String producerSub, long createdAt, long seq,
+                              String status) { }
+
+    public record Maintenance(boolean maintenanceMode, boolean popMaintenanceMode, int bufferedMessages) { }
+}
