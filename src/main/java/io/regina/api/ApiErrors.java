@@ -1,0 +1,63 @@
+package io.regina.api;
+
+import io.regina.api.dto.ErrorResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.server.ServerWebInputException;
+
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeoutException;
+
+/** The one place where failures become HTTP answers: client mistakes 4xx, broker trouble 503. */
+@RestControllerAdvice(basePackages = "io.regina.api")
+class ApiErrors {
+    private static final Logger log = LoggerFactory.getLogger(ApiErrors.class);
+
+    @ExceptionHandler(ApiException.class)
+    ResponseEntity<ErrorResponse> refused(ApiException e) {
+        return ResponseEntity.status(e.status()).body(new ErrorResponse(e.getMessage()));
+    }
+
+    @ExceptionHandler(ServerWebInputException.class)
+    ResponseEntity<ErrorResponse> unreadable(ServerWebInputException e) {
+        String reason = e.getReason() == null ? "Malformed request" : e.getReason();
+        Throwable cause = e.getMostSpecificCause();
+        String detail = cause != null && cause != e ? ": " + firstLine(cause.getMessage()) : "";
+        return ResponseEntity.badRequest().body(new ErrorResponse(reason + detail
+                + " (send a JSON object with Content-Type: application/json)"));
+    }
+
+    @ExceptionHandler(ResponseStatusException.class)
+    ResponseEntity<ErrorResponse> status(ResponseStatusException e) {
+        return ResponseEntity.status(e.getStatusCode()).body(new ErrorResponse(
+                e.getReason() == null ? e.getStatusCode().toString() : e.getReason()));
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<ErrorResponse> unavailable(Exception e) {
+        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        if (cause instanceof ApiException api) {
+            return refused(api);
+        }
+        if (cause instanceof TimeoutException) {
+            return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                    .body(new ErrorResponse("The broker did not commit the request in time; retry"));
+        }
+        log.warn("Request failed", cause);
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                .body(new ErrorResponse("The broker cannot serve the request now: " + firstLine(cause.getMessage())));
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "";
+        }
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+}

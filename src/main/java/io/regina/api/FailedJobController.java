@@ -1,0 +1,218 @@
+package io.regina.api;
+
+import io.regina.api.dto.DlqMessage;
+import io.regina.api.dto.FailedJobDto;
+import io.regina.queue.Command;
+import io.regina.queue.FailedJob;
+import io.regina.queue.FailedJobSelector;
+import io.regina.queue.FailedJobTable;
+import io.regina.queue.Result;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The failed-jobs table (API.md B1) and Queen's view of it, the DLQ. Bulk retries run as a series of
+ * bounded commands, each atomic, so a million rows never stall the state machine.
+ */
+@RestController
+class FailedJobController {
+    static final int RETRY_STEP = 10_000;
+
+    private final Broker broker;
+
+    FailedJobController(Broker broker) {
+        this.broker = broker;
+    }
+
+    @GetMapping("/api/v1/failed-jobs")
+    Map<String, Object> list(@RequestParam(required = false) String queue, @RequestParam(required = false) String q,
+                             @RequestParam(required = false) String from, @RequestParam(required = false) String to,
+                             @RequestParam(defaultValue = "50") int limit,
+                             @RequestParam(required = false) String cursor) {
+        if (limit < 1 || limit > 1000) {
+            throw ApiException.badRequest("'limit' must be between 1 and 1000");
+        }
+        long fromMs = Times.parse(from, "from");
+        long toMs = Times.parse(to, "to");
+        String text = q == null || q.isEmpty() ? null : q;
+        String queueName = queue == null || queue.isEmpty() ? null : queue;
+        FailedJobTable.Page page = broker.read(s -> s.failedJobs().list(queueName, text, fromMs, toMs, limit, cursor));
+        List<FailedJobDto> items = new ArrayList<>(page.items().size());
+        page.items().forEach(row -> items.add(dto(row)));
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("items", items);
+        json.put("nextCursor", page.nextCursor());
+        json.put("total", page.total());
+        if (page.scanTruncated()) {
+            json.put("searchTruncated", true);
+            json.put("searchNote", "Text search looks at " + FailedJobTable.TEXT_SCAN_LIMIT
+                    + " rows per request; narrow it with queue, from or to");
+        }
+        return json;
+    }
+
+    @GetMapping("/api/v1/failed-jobs/{uuid}")
+    FailedJobDto show(@PathVariable String uuid) {
+        FailedJob row = broker.read(s -> s.failedJobs().get(uuid));
+        if (row == null) {
+            throw ApiException.notFound("Failed job " + uuid + " not found");
+        }
+        return dto(row);
+    }
+
+    @PostMapping("/api/v1/failed-jobs/retry")
+    Mono<Map<String, Object>> retry(@RequestBody(required = false) JsonNode body) {
+        JsonFields.object(body, "retry");
+        FailedJobSelector selector = selector(body);
+        if (selector instanceof FailedJobSelector.Ids ids) {
+            return broker.submit(new Command.RetryFailedJobs(ids, ids.uuids().size()), Result.FailedJobsRetried.class)
+                    .map(r -> retried(r.retried(), r.missing()));
+        }
+        return retryInSteps(selector, 0).map(total -> retried(total, List.of()));
+    }
+
+    private Mono<Long> retryInSteps(FailedJobSelector selector, long sofar) {
+        return broker.submit(new Command.RetryFailedJobs(selector, RETRY_STEP), Result.FailedJobsRetried.class)
+                .flatMap(step -> step.retried() == 0 || step.remaining() == 0
+                        ? Mono.just(sofar + step.retried())
+                        : retryInSteps(selector, sofar + step.retried()));
+    }
+
+    @PostMapping("/api/v1/failed-jobs/{uuid}/retry")
+    Mono<Map<String, Object>> retryOne(@PathVariable String uuid, @RequestBody(required = false) JsonNode body) {
+        String data = null;
+        if (body != null && body.isObject() && body.has("data")) {
+            data = body.get("data").toString();
+        }
+        return broker.submit(new Command.RetryFailedJob(uuid, data), Result.FailedJobsRetried.class)
+                .map(r -> retried(r.retried(), r.missing()));
+    }
+
+    @DeleteMapping("/api/v1/failed-jobs/{uuid}")
+    Mono<Map<String, Object>> forget(@PathVariable String uuid) {
+        return broker.submit(new Command.ForgetFailedJob(uuid), Result.FailedJobsRemoved.class)
+                .map(r -> Map.of("forgotten", r.removed()));
+    }
+
+    @PostMapping("/api/v1/failed-jobs/flush")
+    Mono<Map<String, Object>> flush(@RequestBody(required = false) JsonNode body) {
+        int hours = body == null || !body.isObject() ? 0 : JsonFields.integer(body, "hours", 0, 0, 1_000_000);
+        String queue = body == null || !body.isObject() ? null : JsonFields.string(body, "queue", null);
+        return broker.submit(new Command.RemoveFailedJobs(hours, queue, false), Result.FailedJobsRemoved.class)
+                .map(r -> Map.of("flushed", r.removed()));
+    }
+
+    @PostMapping("/api/v1/failed-jobs/prune")
+    Mono<Map<String, Object>> prune(@RequestBody(required = false) JsonNode body) {
+        int hours = body == null || !body.isObject() ? 24 : JsonFields.integer(body, "hours", 24, 0, 1_000_000);
+        return broker.submit(new Command.RemoveFailedJobs(hours, null, true), Result.FailedJobsRemoved.class)
+                .map(r -> Map.of("pruned", r.removed()));
+    }
+
+    @GetMapping("/api/v1/dlq")
+    Map<String, Object> dlq(@RequestParam(required = false) String queue,
+                            @RequestParam(required = false) String consumerGroup,
+                            @RequestParam(required = false) String partition,
+                            @RequestParam(required = false) String from, @RequestParam(required = false) String to,
+                            @RequestParam(defaultValue = "100") int limit, @RequestParam(defaultValue = "0") int offset) {
+        if (limit < 1 || limit > 1000 || offset < 0) {
+            throw ApiException.badRequest("'limit' must be between 1 and 1000 and 'offset' at least 0");
+        }
+        long fromMs = Times.parse(from, "from");
+        long toMs = Times.parse(to, "to");
+        String queueName = queue == null || queue.isEmpty() ? null : queue;
+        List<DlqMessage> messages = new ArrayList<>();
+        long total = broker.read(s -> {
+            long matched = 0;
+            String cursor = null;
+            while (true) {
+                FailedJobTable.Page page = s.failedJobs().list(queueName, null, fromMs, toMs, 1000, cursor);
+                for (FailedJob row : page.items()) {
+                    if ((consumerGroup != null && !consumerGroup.equals(row.consumerGroup()))
+                            || (partition != null && !partition.equals(row.partition()))) {
+                        continue;
+                    }
+                    if (matched >= offset && messages.size() < limit) {
+                        messages.add(dlqMessage(row));
+                    }
+                    matched++;
+                }
+                if (page.nextCursor() == null) {
+                    return matched;
+                }
+                cursor = page.nextCursor();
+            }
+        });
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("messages", messages);
+        json.put("pagination", Map.of("limit", limit, "offset", offset));
+        json.put("total", total);
+        return json;
+    }
+
+    private static FailedJobSelector selector(JsonNode body) {
+        List<FailedJobSelector> chosen = new ArrayList<>();
+        if (JsonFields.present(body, "ids")) {
+            List<String> ids = JsonFields.strings(body, "ids");
+            if (ids.isEmpty() || ids.size() > RETRY_STEP) {
+                throw ApiException.badRequest("'ids' must list 1 to " + RETRY_STEP + " failed-job uuids");
+            }
+            chosen.add(new FailedJobSelector.Ids(ids));
+        }
+        if (JsonFields.bool(body, "all", false)) {
+            chosen.add(new FailedJobSelector.All());
+        }
+        if (JsonFields.present(body, "filter")) {
+            JsonNode filter = JsonFields.object(body.get("filter"), "filter");
+            chosen.add(filter(filter));
+        }
+        boolean range = JsonFields.present(body, "from") || JsonFields.present(body, "to");
+        if (JsonFields.present(body, "queue") || range) {
+            chosen.add(filter(body));
+        }
+        if (chosen.size() != 1) {
+            throw ApiException.badRequest("Send exactly one selector: {ids:[…]}, {all:true}, {queue}, {from, to} "
+                    + "or {filter:{queue, q, from, to}}");
+        }
+        return chosen.get(0);
+    }
+
+    private static FailedJobSelector.Filter filter(JsonNode node) {
+        String text = JsonFields.string(node, "q", null);
+        return new FailedJobSelector.Filter(JsonFields.string(node, "queue", null),
+                text == null || text.isEmpty() ? null : text,
+                Times.parse(JsonFields.string(node, "from", null), "from"),
+                Times.parse(JsonFields.string(node, "to", null), "to"));
+    }
+
+    private static Map<String, Object> retried(long count, List<String> missing) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("retried", count);
+        json.put("missing", missing);
+        return json;
+    }
+
+    static FailedJobDto dto(FailedJob row) {
+        return new FailedJobDto(row.uuid(), row.queue(), row.partition(), row.consumerGroup(), row.messageId(),
+                row.transactionId(), row.traceId(), row.data(), row.error(), row.attempts(),
+                Times.iso(row.createdAt()), Times.iso(row.failedAt()), row.retryOf());
+    }
+
+    private static DlqMessage dlqMessage(FailedJob row) {
+        return new DlqMessage(row.messageId(), row.transactionId(), row.partitionId(), row.queue(), row.partition(),
+                row.consumerGroup(), row.error(), row.attempts(), row.data(), row.producerSub(),
+                Times.iso(row.createdAt()), Times.iso(row.failedAt()), row.uuid());
+    }
+}

@@ -1,0 +1,43 @@
+package io.regina.api;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.util.List;
+
+/**
+ * Turns pushes away with 429 when the heap that survives garbage collection passes a fraction of
+ * the maximum heap, so a backlog cannot kill the JVM. Checked before a push enters the log.
+ */
+@Component
+class MemoryWatermark {
+    private final double maxFraction;
+    private final List<MemoryPoolMXBean> heapPools;
+
+    MemoryWatermark(@Value("${regina.memory.max-heap-fraction:0.85}") double maxFraction) {
+        this.maxFraction = maxFraction;
+        this.heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(pool -> pool.getType() == MemoryType.HEAP && pool.isCollectionUsageThresholdSupported())
+                .toList();
+    }
+
+    void checkPush() {
+        long max = Runtime.getRuntime().maxMemory();
+        long live = 0;
+        for (MemoryPoolMXBean pool : heapPools) {
+            MemoryUsage afterGc = pool.getCollectionUsage();
+            if (afterGc != null) {
+                live += afterGc.getUsed();
+            }
+        }
+        if (max > 0 && live > max * maxFraction) {
+            throw new ApiException(HttpStatus.TOO_MANY_REQUESTS, "The broker's memory is full ("
+                    + (live >> 20) + " MiB live of " + (max >> 20) + " MiB): consume messages before pushing more");
+        }
+    }
+}
