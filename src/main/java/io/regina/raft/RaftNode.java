@@ -29,6 +29,10 @@ import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.metrics.MetricRegistries;
+import org.apache.ratis.metrics.MetricRegistryInfo;
+import org.apache.ratis.metrics.RatisMetricRegistry;
+import org.apache.ratis.metrics.impl.RatisMetricRegistryImpl;
 import org.apache.ratis.proto.RaftProtos;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
@@ -48,6 +52,8 @@ import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.thirdparty.com.codahale.metrics.Counting;
+import org.apache.ratis.thirdparty.com.codahale.metrics.Metric;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
@@ -447,6 +453,39 @@ public final class RaftNode implements AutoCloseable {
         RaftServer.Division d = division;
         RaftPeerId leader = d == null ? null : d.getInfo().getLeaderId();
         return leader == null ? null : leader.toString();
+    }
+
+    /** Raft log fsyncs of this node since it started (Ratis' log-worker {@code flushCount}); -1 if unknown. */
+    public long logFlushCount() {
+        return logWorkerCount("flushCount");
+    }
+
+    /** Raft log entries appended by this node since it started (Ratis' {@code appendEntryCount}); -1 if unknown. */
+    public long logAppendCount() {
+        return logWorkerCount("appendEntryCount");
+    }
+
+    private long logWorkerCount(String name) {
+        RaftServer.Division d = division;
+        if (d == null) {
+            return -1;
+        }
+        String member = d.getMemberId().toString();
+        try {
+            for (RatisMetricRegistry registry : MetricRegistries.global().getMetricRegistries()) {
+                MetricRegistryInfo info = registry.getMetricRegistryInfo();
+                if ("log_worker".equals(info.getMetricsComponentName()) && info.getPrefix().contains(member)
+                        && registry instanceof RatisMetricRegistryImpl impl) {
+                    Metric metric = impl.get(name);
+                    if (metric instanceof Counting counting) {
+                        return counting.getCount();
+                    }
+                }
+            }
+        } catch (RuntimeException | LinkageError e) {
+            LOG.debug("cannot read Ratis metric {}", name, e);
+        }
+        return -1;
     }
 
     public ClusterStatus status() {
