@@ -608,14 +608,19 @@ public final class BrokerState {
 
     private Result ack(List<AckItem> items, long now, boolean inTransaction) {
         List<AckOutcome> outcomes = new ArrayList<>(items.size());
-        Set<String> failedLeases = new HashSet<>();
+        Map<Cursor, Claim> handedBack = new HashMap<>();
         for (int i = 0; i < items.size(); i++) {
-            outcomes.add(ackOne(i, items.get(i), now, inTransaction, failedLeases));
+            outcomes.add(ackOne(i, items.get(i), now, inTransaction, handedBack));
         }
         return new Result.Acked(outcomes);
     }
 
-    private AckOutcome ackOne(int index, AckItem item, long now, boolean inTransaction, Set<String> failedLeases) {
+    /**
+     * {@code handedBack}: claims this call already gave back (failed within retryLimit, retry), so the
+     * other acks of the same batch in the call still find their lease and count the batch once.
+     */
+    private AckOutcome ackOne(int index, AckItem item, long now, boolean inTransaction,
+                              Map<Cursor, Claim> handedBack) {
         Partition partition = partitionsById.get(item.partitionId());
         if (partition == null) {
             return new AckOutcome(index, item.transactionId(), false, "Message not found", null, null, false, false);
@@ -631,10 +636,10 @@ public final class BrokerState {
         }
         Claim claim = cursor.claim != null && cursor.claim.holds(message.seq) ? cursor.claim : null;
         boolean leaseGiven = item.leaseId() != null && !item.leaseId().isEmpty();
-        if (leaseGiven && failedLeases.contains(item.leaseId()) && item.status() == AckStatus.FAILED) {
-            return new AckOutcome(index, item.transactionId(), true, null, queueName, partition.name, false, false);
-        }
-        if (leaseGiven && (claim == null || !claim.lease.id.equals(item.leaseId()) || claim.lease.expiresAt <= now)) {
+        Claim given = claim == null ? handedBack.get(cursor) : null;
+        boolean inHandedBack = given != null && given.holds(message.seq)
+                && (!leaseGiven || given.lease.id.equals(item.leaseId()));
+        if (leaseGiven && !inHandedBack && (claim == null || !claim.lease.id.equals(item.leaseId()) || claim.lease.expiresAt <= now)) {
             return new AckOutcome(index, item.transactionId(), false, "Invalid or expired lease", queueName,
                     partition.name, false, false);
         }
@@ -661,12 +666,12 @@ public final class BrokerState {
                 } else if (item.delayMs() > 0) {
                     releaseLater(cursor, message, item.delayMs(), now);
                     released = resolve(claim, message.seq);
-                } else if (claim != null && failedLeases.contains(claim.lease.id)) {
+                } else if (inHandedBack) {
                     released = false;
                 } else if (cursor.batchRetries < partition.queue.options.retryLimit()) {
                     cursor.batchRetries++;
                     if (claim != null) {
-                        failedLeases.add(claim.lease.id);
+                        handedBack.put(cursor, claim);
                         dropClaim(cursor);
                         released = true;
                     }
@@ -681,6 +686,7 @@ public final class BrokerState {
             case RETRY -> {
                 cursor.deliveries.computeIfPresent(message.seq, (seq, count) -> count > 1 ? count - 1 : null);
                 if (claim != null) {
+                    handedBack.put(cursor, claim);
                     dropClaim(cursor);
                     released = true;
                 }
@@ -789,7 +795,7 @@ public final class BrokerState {
             return new Result.TransactionDone(false, invalid, List.of());
         }
         List<Result.TxOutcome> results = new ArrayList<>();
-        Set<String> failedLeases = new HashSet<>();
+        Map<Cursor, Claim> handedBack = new HashMap<>();
         int index = 0;
         for (Command.TxOperation operation : c.operations()) {
             if (operation instanceof Command.TxPush push) {
@@ -799,7 +805,7 @@ public final class BrokerState {
                             outcome.messageId(), outcome.partitionId(), outcome.queue(), null, false));
                 }
             } else if (operation instanceof Command.TxAck ack) {
-                AckOutcome outcome = ackOne(index, ack.item(), now, true, failedLeases);
+                AckOutcome outcome = ackOne(index, ack.item(), now, true, handedBack);
                 results.add(new Result.TxOutcome(index++, "ack", outcome.success(), outcome.transactionId(), null,
                         ack.item().partitionId(), outcome.queue(), outcome.error(), outcome.dlq()));
             }
