@@ -1031,8 +1031,9 @@ public final class BrokerState {
             boolean expired = (options.retentionEnabled() && options.retentionSeconds() > 0
                     && age > options.retentionSeconds() * 1000L)
                     || (completedRetention && consumedByAll && age > options.completedRetentionSeconds() * 1000L)
-                    || (options.maxWaitTimeSeconds() > 0 && !consumedByAll
-                    && age > options.maxWaitTimeSeconds() * 1000L);
+                    // A consumed entry that old goes too: entries leave only from the head, so
+                    // keeping it would shield the unconsumed ones behind it from eviction.
+                    || (options.maxWaitTimeSeconds() > 0 && age > options.maxWaitTimeSeconds() * 1000L);
             if (!expired) {
                 break;
             }
