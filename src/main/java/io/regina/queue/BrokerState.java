@@ -361,9 +361,8 @@ public final class BrokerState {
                 producerSub, bodyRef, createdAt, dueAt, onlyGroup, baseAttempts, retryOf);
         partition.queue.delayed.put(waiting.pendingSeq, waiting);
         partition.queue.storedMessages++;
-        if (onlyGroup == null) {
-            partition.delayedTransactionIds.put(transactionId, id);
-        }
+        // A released copy is still stored, so it keeps its transactionId taken too.
+        partition.delayedTransactionIds.put(transactionId, id);
         timers.schedule(dueAt, Timers.Kind.DELAYED, "", waiting.pendingSeq, waiting);
     }
 
@@ -393,9 +392,7 @@ public final class BrokerState {
                         continue;
                     }
                     queue.storedMessages--;
-                    if (waiting.onlyGroup == null) {
-                        waiting.partition.delayedTransactionIds.remove(waiting.transactionId);
-                    }
+                    waiting.partition.delayedTransactionIds.remove(waiting.transactionId, waiting.id);
                     append(waiting.partition, waiting.id, waiting.transactionId, waiting.traceId,
                             waiting.producerSub, waiting.bodyRef, waiting.createdAt, now, waiting.onlyGroup,
                             waiting.baseAttempts, waiting.retryOf);

@@ -126,6 +126,17 @@ class ConfigureAndPushTest {
     }
 
     @Test
+    void aReleasedMessageWaitingForItsDelayStillDeduplicates() {
+        broker.push(item("q").tx("t").messageId("m1"));
+        broker.ack(Broker.ackOf(broker.pop("q").messages().get(0)).status(AckStatus.RELEASE).delayMs(10_000));
+
+        PushOutcome outcome = broker.push(item("q").tx("t")).outcomes().get(0);
+
+        assertThat(outcome.status()).isEqualTo(PushStatus.DUPLICATE);
+        assertThat(outcome.messageId()).isEqualTo("m1");
+    }
+
+    @Test
     void pushPastMaxSizeIsRejectedAndNothingIsApplied() {
         broker.configure("q", options().maxSize(3));
         broker.push("q", "a", "b");
