@@ -1344,10 +1344,10 @@ public final class BrokerState {
     private Views.MessageView view(Partition partition, Message message) {
         Cursor queueMode = partition.queue.queueMode().cursors.get(partition.name);
         String status;
-        if (queueMode.claim != null && queueMode.claim.holds(message.seq)) {
-            status = "leased";
-        } else if (queueMode.isConsumed(message.seq)) {
+        if (queueMode.isConsumed(message.seq)) {
             status = "consumed";
+        } else if (queueMode.claim != null && queueMode.claim.holds(message.seq)) {
+            status = "leased";
         } else {
             status = "pending";
         }
