@@ -708,7 +708,18 @@ public final class BrokerState {
                 }
             }
         }
-        return partition.byTransactionId.get(transactionId);
+        Message newest = partition.byTransactionId.get(transactionId);
+        if (newest == null || newest.visibleTo(cursor.group.name)) {
+            return newest;
+        }
+        // The newest entry is another group's released or retried copy: this group's entry is behind it.
+        for (long seq = newest.seq - 1; seq >= partition.log.headSeq(); seq--) {
+            Message entry = partition.log.get(seq);
+            if (entry.transactionId.equals(transactionId) && entry.visibleTo(cursor.group.name)) {
+                return entry;
+            }
+        }
+        return null;
     }
 
     /** Marks an entry of a claim resolved; releases the claim, and the lease, once all are. */

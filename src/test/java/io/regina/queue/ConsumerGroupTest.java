@@ -46,6 +46,21 @@ class ConsumerGroupTest {
     }
 
     @Test
+    void anAckFindsTheGroupsOwnEntryWhenAnotherGroupReleasedACopy() {
+        broker.push(Broker.item("q").tx("t").payload("a"));
+        Popped billing = broker.pop(from("q").group("billing"));
+        broker.ack(Broker.ackOf(billing.messages().get(0)).status(AckStatus.RELEASE));
+        var audit = broker.pop(from("q").group("audit")).messages().get(0);
+        broker.advanceSeconds(300);
+
+        Result.AckOutcome outcome = broker.ack(Broker.ackOf(audit).withoutLease());
+
+        assertThat(outcome.success()).isTrue();
+        assertThat(broker.pop(from("q").group("audit")).messages()).isEmpty();
+        assertThat(data(broker.pop(from("q").group("billing")))).containsExactly("a");
+    }
+
+    @Test
     void subscriptionNewDeliversOnlyMessagesAfterTheFirstPop() {
         broker.push("q", "old");
         broker.advance(10);
