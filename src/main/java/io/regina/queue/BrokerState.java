@@ -361,9 +361,8 @@ public final class BrokerState {
                 producerSub, bodyRef, createdAt, dueAt, onlyGroup, baseAttempts, retryOf);
         partition.queue.delayed.put(waiting.pendingSeq, waiting);
         partition.queue.storedMessages++;
-        if (onlyGroup == null) {
-            partition.delayedTransactionIds.put(transactionId, id);
-        }
+        // A released copy is still stored, so it keeps its transactionId taken too.
+        partition.delayedTransactionIds.put(transactionId, id);
         timers.schedule(dueAt, Timers.Kind.DELAYED, "", waiting.pendingSeq, waiting);
     }
 
@@ -393,9 +392,7 @@ public final class BrokerState {
                         continue;
                     }
                     queue.storedMessages--;
-                    if (waiting.onlyGroup == null) {
-                        waiting.partition.delayedTransactionIds.remove(waiting.transactionId);
-                    }
+                    waiting.partition.delayedTransactionIds.remove(waiting.transactionId, waiting.id);
                     append(waiting.partition, waiting.id, waiting.transactionId, waiting.traceId,
                             waiting.producerSub, waiting.bodyRef, waiting.createdAt, now, waiting.onlyGroup,
                             waiting.baseAttempts, waiting.retryOf);
@@ -608,14 +605,19 @@ public final class BrokerState {
 
     private Result ack(List<AckItem> items, long now, boolean inTransaction) {
         List<AckOutcome> outcomes = new ArrayList<>(items.size());
-        Set<String> failedLeases = new HashSet<>();
+        Map<Cursor, Claim> handedBack = new HashMap<>();
         for (int i = 0; i < items.size(); i++) {
-            outcomes.add(ackOne(i, items.get(i), now, inTransaction, failedLeases));
+            outcomes.add(ackOne(i, items.get(i), now, inTransaction, handedBack));
         }
         return new Result.Acked(outcomes);
     }
 
-    private AckOutcome ackOne(int index, AckItem item, long now, boolean inTransaction, Set<String> failedLeases) {
+    /**
+     * {@code handedBack}: claims this call already gave back (failed within retryLimit, retry), so the
+     * other acks of the same batch in the call still find their lease and count the batch once.
+     */
+    private AckOutcome ackOne(int index, AckItem item, long now, boolean inTransaction,
+                              Map<Cursor, Claim> handedBack) {
         Partition partition = partitionsById.get(item.partitionId());
         if (partition == null) {
             return new AckOutcome(index, item.transactionId(), false, "Message not found", null, null, false, false);
@@ -631,10 +633,10 @@ public final class BrokerState {
         }
         Claim claim = cursor.claim != null && cursor.claim.holds(message.seq) ? cursor.claim : null;
         boolean leaseGiven = item.leaseId() != null && !item.leaseId().isEmpty();
-        if (leaseGiven && failedLeases.contains(item.leaseId()) && item.status() == AckStatus.FAILED) {
-            return new AckOutcome(index, item.transactionId(), true, null, queueName, partition.name, false, false);
-        }
-        if (leaseGiven && (claim == null || !claim.lease.id.equals(item.leaseId()) || claim.lease.expiresAt <= now)) {
+        Claim given = claim == null ? handedBack.get(cursor) : null;
+        boolean inHandedBack = given != null && given.holds(message.seq)
+                && (!leaseGiven || given.lease.id.equals(item.leaseId()));
+        if (leaseGiven && !inHandedBack && (claim == null || !claim.lease.id.equals(item.leaseId()) || claim.lease.expiresAt <= now)) {
             return new AckOutcome(index, item.transactionId(), false, "Invalid or expired lease", queueName,
                     partition.name, false, false);
         }
@@ -661,12 +663,12 @@ public final class BrokerState {
                 } else if (item.delayMs() > 0) {
                     releaseLater(cursor, message, item.delayMs(), now);
                     released = resolve(claim, message.seq);
-                } else if (claim != null && failedLeases.contains(claim.lease.id)) {
+                } else if (inHandedBack) {
                     released = false;
                 } else if (cursor.batchRetries < partition.queue.options.retryLimit()) {
                     cursor.batchRetries++;
                     if (claim != null) {
-                        failedLeases.add(claim.lease.id);
+                        handedBack.put(cursor, claim);
                         dropClaim(cursor);
                         released = true;
                     }
@@ -681,6 +683,7 @@ public final class BrokerState {
             case RETRY -> {
                 cursor.deliveries.computeIfPresent(message.seq, (seq, count) -> count > 1 ? count - 1 : null);
                 if (claim != null) {
+                    handedBack.put(cursor, claim);
                     dropClaim(cursor);
                     released = true;
                 }
@@ -705,7 +708,18 @@ public final class BrokerState {
                 }
             }
         }
-        return partition.byTransactionId.get(transactionId);
+        Message newest = partition.byTransactionId.get(transactionId);
+        if (newest == null || newest.visibleTo(cursor.group.name)) {
+            return newest;
+        }
+        // The newest entry is another group's released or retried copy: this group's entry is behind it.
+        for (long seq = newest.seq - 1; seq >= partition.log.headSeq(); seq--) {
+            Message entry = partition.log.get(seq);
+            if (entry.transactionId.equals(transactionId) && entry.visibleTo(cursor.group.name)) {
+                return entry;
+            }
+        }
+        return null;
     }
 
     /** Marks an entry of a claim resolved; releases the claim, and the lease, once all are. */
@@ -789,7 +803,7 @@ public final class BrokerState {
             return new Result.TransactionDone(false, invalid, List.of());
         }
         List<Result.TxOutcome> results = new ArrayList<>();
-        Set<String> failedLeases = new HashSet<>();
+        Map<Cursor, Claim> handedBack = new HashMap<>();
         int index = 0;
         for (Command.TxOperation operation : c.operations()) {
             if (operation instanceof Command.TxPush push) {
@@ -799,7 +813,7 @@ public final class BrokerState {
                             outcome.messageId(), outcome.partitionId(), outcome.queue(), null, false));
                 }
             } else if (operation instanceof Command.TxAck ack) {
-                AckOutcome outcome = ackOne(index, ack.item(), now, true, failedLeases);
+                AckOutcome outcome = ackOne(index, ack.item(), now, true, handedBack);
                 results.add(new Result.TxOutcome(index++, "ack", outcome.success(), outcome.transactionId(), null,
                         ack.item().partitionId(), outcome.queue(), outcome.error(), outcome.dlq()));
             }
@@ -1025,8 +1039,9 @@ public final class BrokerState {
             boolean expired = (options.retentionEnabled() && options.retentionSeconds() > 0
                     && age > options.retentionSeconds() * 1000L)
                     || (completedRetention && consumedByAll && age > options.completedRetentionSeconds() * 1000L)
-                    || (options.maxWaitTimeSeconds() > 0 && !consumedByAll
-                    && age > options.maxWaitTimeSeconds() * 1000L);
+                    // A consumed entry that old goes too: entries leave only from the head, so
+                    // keeping it would shield the unconsumed ones behind it from eviction.
+                    || (options.maxWaitTimeSeconds() > 0 && age > options.maxWaitTimeSeconds() * 1000L);
             if (!expired) {
                 break;
             }
@@ -1340,10 +1355,10 @@ public final class BrokerState {
     private Views.MessageView view(Partition partition, Message message) {
         Cursor queueMode = partition.queue.queueMode().cursors.get(partition.name);
         String status;
-        if (queueMode.claim != null && queueMode.claim.holds(message.seq)) {
-            status = "leased";
-        } else if (queueMode.isConsumed(message.seq)) {
+        if (queueMode.isConsumed(message.seq)) {
             status = "consumed";
+        } else if (queueMode.claim != null && queueMode.claim.holds(message.seq)) {
+            status = "leased";
         } else {
             status = "pending";
         }
