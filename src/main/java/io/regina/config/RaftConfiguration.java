@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.regina.queue.BrokerState;
 import io.regina.queue.CommandBus;
 import io.regina.raft.BrokerStateMachine;
-import io.regina.raft.ClusterStatus;
+import io.regina.queue.ClusterStatus;
 import io.regina.raft.GroupCommitter;
 import io.regina.raft.RaftCommandBus;
 import io.regina.raft.RaftMetrics;

@@ -1,6 +1,6 @@
 package io.regina.config;
 
-import io.regina.raft.ClusterStatus;
+import io.regina.queue.ClusterStatus;
 import io.regina.raft.RaftNode;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;

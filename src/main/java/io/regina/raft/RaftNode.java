@@ -1,5 +1,6 @@
 package io.regina.raft;
 
+import io.regina.queue.ClusterStatus;
 import io.regina.queue.Command;
 import io.regina.queue.Result;
 

@@ -1,5 +1,6 @@
 package io.regina.raft;
 
+import io.regina.queue.ClusterStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.regina.queue.Result;

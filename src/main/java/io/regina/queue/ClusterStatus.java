@@ -1,4 +1,4 @@
-package io.regina.raft;
+package io.regina.queue;
 
 import java.util.List;
 
