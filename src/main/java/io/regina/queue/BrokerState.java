@@ -378,7 +378,9 @@ public final class BrokerState {
                     if (leases.get(lease.id) != lease) {
                         continue;
                     }
-                    if (lease.expiresAt > now) {
+                    if (lease.expiresAt != timer.due()) {
+                        // Extended: fire at the new expiry's place in the order, even when that is
+                        // already due, as a node that loaded a snapshot (one timer per lease) does.
                         timers.schedule(lease.expiresAt, Timers.Kind.LEASE, lease.id, 0, lease);
                         continue;
                     }
