@@ -378,7 +378,9 @@ public final class BrokerState {
                     if (leases.get(lease.id) != lease) {
                         continue;
                     }
-                    if (lease.expiresAt > now) {
+                    if (lease.expiresAt != timer.due()) {
+                        // Extended: fire at the new expiry's place in the order, even when that is
+                        // already due, as a node that loaded a snapshot (one timer per lease) does.
                         timers.schedule(lease.expiresAt, Timers.Kind.LEASE, lease.id, 0, lease);
                         continue;
                     }
@@ -626,7 +628,8 @@ public final class BrokerState {
         String groupName = item.group() == null || item.group().isEmpty() ? Group.QUEUE_MODE : item.group();
         Group group = partition.queue.groups.get(groupName);
         Cursor cursor = group == null ? null : group.cursors.get(partition.name);
-        Message message = cursor == null ? null : findForAck(partition, cursor, item.transactionId());
+        Message message = cursor == null ? null
+                : findForAck(partition, cursor, item.transactionId(), handedBack.get(cursor));
         if (message == null) {
             return new AckOutcome(index, item.transactionId(), false, "Message not found", queueName, partition.name,
                     false, false);
@@ -699,9 +702,16 @@ public final class BrokerState {
         return new AckOutcome(index, item.transactionId(), true, null, queueName, partition.name, released, dlq);
     }
 
-    private static Message findForAck(Partition partition, Cursor cursor, String transactionId) {
-        if (cursor.claim != null) {
-            for (long seq : cursor.claim.seqs) {
+    /**
+     * The entry an ack means: one of the current claim, or of the claim this call handed back
+     * ({@code handedBack}, may be null), else the group's newest entry of that transactionId.
+     */
+    private static Message findForAck(Partition partition, Cursor cursor, String transactionId, Claim handedBack) {
+        for (Claim claim : new Claim[] {cursor.claim, handedBack}) {
+            if (claim == null) {
+                continue;
+            }
+            for (long seq : claim.seqs) {
                 Message leased = partition.log.get(seq);
                 if (leased != null && leased.transactionId.equals(transactionId)) {
                     return leased;
@@ -867,7 +877,7 @@ public final class BrokerState {
         String groupName = item.group() == null || item.group().isEmpty() ? Group.QUEUE_MODE : item.group();
         Group group = partition == null ? null : partition.queue.groups.get(groupName);
         Cursor cursor = group == null ? null : group.cursors.get(partition.name);
-        Message message = cursor == null ? null : findForAck(partition, cursor, item.transactionId());
+        Message message = cursor == null ? null : findForAck(partition, cursor, item.transactionId(), null);
         if (message == null) {
             return "Message not found";
         }
