@@ -1140,18 +1140,22 @@ public final class BrokerState {
 
     private Result removeFailedJobs(Command.RemoveFailedJobs c, long now) {
         long cutoff = c.hours() > 0 ? now - c.hours() * 3_600_000L : Long.MAX_VALUE;
+        int limit = Math.max(1, c.limit());
         List<String> doomed = new ArrayList<>();
-        for (FailedJob row : failedJobs.all()) {
+        boolean more = false;
+        for (FailedJob row : failedJobs.oldestFirst(c.queue())) {
             boolean old = c.strictlyOlder() ? row.failedAt() < cutoff : row.failedAt() <= cutoff;
             if (!old) {
                 break;
             }
-            if (c.queue() == null || c.queue().equals(row.queue())) {
-                doomed.add(row.uuid());
+            if (doomed.size() == limit) {
+                more = true;
+                break;
             }
+            doomed.add(row.uuid());
         }
         doomed.forEach(failedJobs::remove);
-        return new Result.FailedJobsRemoved(doomed.size());
+        return new Result.FailedJobsRemoved(doomed.size(), more);
     }
 
     // ---------------------------------------------------------------- reads

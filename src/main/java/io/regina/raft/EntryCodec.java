@@ -407,6 +407,7 @@ public final class EntryCodec {
                 out.writeInt(c.hours());
                 out.writeString(c.queue());
                 out.writeBoolean(c.strictlyOlder());
+                out.writeInt(c.limit());
             }
             default -> throw new CodecException("unhandled command op " + op);
         }
@@ -456,7 +457,8 @@ public final class EntryCodec {
             case RETRY_FAILED_JOBS -> new Command.RetryFailedJobs(readSelector(in), in.readInt());
             case RETRY_FAILED_JOB -> new Command.RetryFailedJob(in.readString(), in.readString());
             case FORGET_FAILED_JOB -> new Command.ForgetFailedJob(in.readString());
-            case REMOVE_FAILED_JOBS -> new Command.RemoveFailedJobs(in.readInt(), in.readString(), in.readBoolean());
+            case REMOVE_FAILED_JOBS -> new Command.RemoveFailedJobs(in.readInt(), in.readString(), in.readBoolean(),
+                    in.readInt());
         };
     }
 
@@ -770,7 +772,11 @@ public final class EntryCodec {
                 writeStrings(out, r.missing());
                 out.writeLong(r.remaining());
             }
-            case FAILED_JOBS_REMOVED -> out.writeInt(((Result.FailedJobsRemoved) result).removed());
+            case FAILED_JOBS_REMOVED -> {
+                Result.FailedJobsRemoved removed = (Result.FailedJobsRemoved) result;
+                out.writeInt(removed.removed());
+                out.writeBoolean(removed.more());
+            }
             default -> throw new CodecException("unhandled result op " + op);
         }
     }
@@ -862,7 +868,7 @@ public final class EntryCodec {
             case QUEUE_PAUSED -> new Result.QueuePaused(in.readString(), in.readBoolean());
             case CLEARED -> new Result.Cleared(in.readString(), in.readLong());
             case FAILED_JOBS_RETRIED -> new Result.FailedJobsRetried(in.readInt(), readStrings(in), in.readLong());
-            case FAILED_JOBS_REMOVED -> new Result.FailedJobsRemoved(in.readInt());
+            case FAILED_JOBS_REMOVED -> new Result.FailedJobsRemoved(in.readInt(), in.readBoolean());
         };
     }
 

@@ -225,4 +225,26 @@ class FailedJobsTest {
         assertThat(flushed.removed()).as("flush: at least an hour ago").isEqualTo(1);
         assertThat(list(null, null, 0, 0, 10, null).items()).containsExactly(young);
     }
+
+    @Test
+    void boundedRemovalTakesTheOldestFirstAndSaysWhenMoreRemain() {
+        FailedJob first = fail("q", "a", "e");
+        broker.advanceSeconds(1);
+        FailedJob second = fail("q", "b", "e");
+        broker.advanceSeconds(1);
+        FailedJob third = fail("q", "c", "e");
+
+        Result.FailedJobsRemoved step = broker.apply(new Command.RemoveFailedJobs(0, "q", false, 2),
+                Result.FailedJobsRemoved.class);
+        assertThat(step.removed()).isEqualTo(2);
+        assertThat(step.more()).isTrue();
+        assertThat(broker.state().failedJobs().get(first.uuid())).isNull();
+        assertThat(broker.state().failedJobs().get(second.uuid())).isNull();
+
+        Result.FailedJobsRemoved last = broker.apply(new Command.RemoveFailedJobs(0, "q", false, 2),
+                Result.FailedJobsRemoved.class);
+        assertThat(last.removed()).isEqualTo(1);
+        assertThat(last.more()).isFalse();
+        assertThat(broker.state().failedJobs().get(third.uuid())).isNull();
+    }
 }

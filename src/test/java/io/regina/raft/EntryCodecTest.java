@@ -89,6 +89,7 @@ class EntryCodecTest {
         commands.add(new Command.ForgetFailedJob("uuid"));
         commands.add(new Command.RemoveFailedJobs(24, "q", true));
         commands.add(new Command.RemoveFailedJobs(0, null, false));
+        commands.add(new Command.RemoveFailedJobs(1, "q", false, 10_000));
         return commands;
     }
 
@@ -134,6 +135,7 @@ class EntryCodecTest {
         results.add(new Result.FailedJobsRetried(2, List.of("missing"), 40));
         results.add(new Result.FailedJobsRetried(0, List.of(), 0));
         results.add(new Result.FailedJobsRemoved(5));
+        results.add(new Result.FailedJobsRemoved(10_000, true));
         results.add(null);
         return results;
     }
