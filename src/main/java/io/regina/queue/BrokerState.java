@@ -1397,6 +1397,14 @@ public final class BrokerState {
         return leases.size();
     }
 
+    /**
+     * When the earliest lease expiry, delayed message or re-check is due (epoch ms), or
+     * {@code Long.MAX_VALUE}: the leader ticks then, so timers fire on time on an idle broker.
+     */
+    public long nextTimerDue() {
+        return timers.nextDue();
+    }
+
     public int timerCount() {
         return timers.size();
     }

@@ -34,6 +34,12 @@ final class Timers {
         return heap.poll();
     }
 
+    /** When the earliest timer is due, or {@code Long.MAX_VALUE} when none is set. */
+    long nextDue() {
+        Timer first = heap.peek();
+        return first == null ? Long.MAX_VALUE : first.due();
+    }
+
     int size() {
         return heap.size();
     }

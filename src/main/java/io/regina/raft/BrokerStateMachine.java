@@ -250,6 +250,16 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
         }
     }
 
+    /** When the applied state next needs a tick (epoch ms), or {@code Long.MAX_VALUE}. */
+    public long nextTimerDue() {
+        lock.readLock().lock();
+        try {
+            return adapter.nextTimerDue(state);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     /** Listeners run on the apply thread after each entry, outside the lock; they must not block. */
     public void onDeliverable(Consumer<String> listener) {
         listeners.add(Objects.requireNonNull(listener));

@@ -82,6 +82,9 @@ public final class RaftNode implements AutoCloseable {
     private final RaftNodeSettings settings;
     private final BrokerStateMachine<?> stateMachine;
     private final RaftMetrics metrics;
+    /** How often the tick thread looks for a due timer. */
+    static final long TIMER_CHECK_MS = 25;
+
     private final RaftPeerId selfId;
     private final RaftGroup group;
     private final ClientId clientId = ClientId.randomId();
@@ -95,6 +98,7 @@ public final class RaftNode implements AutoCloseable {
     private final Object clientLock = new Object();
     private RaftClient forwardClient;
     private CompletableFuture<Result> lastTick = CompletableFuture.completedFuture(null);
+    private long lastTickAt;
     private volatile boolean closed;
 
     public RaftNode(RaftNodeSettings settings, BrokerStateMachine<?> stateMachine, RaftMetrics metrics) {
@@ -221,8 +225,8 @@ public final class RaftNode implements AutoCloseable {
             throw e;
         }
         if (settings.tickIntervalMs() > 0) {
-            tickExecutor.scheduleWithFixedDelay(this::tick, settings.tickIntervalMs(), settings.tickIntervalMs(),
-                    TimeUnit.MILLISECONDS);
+            long check = Math.min(TIMER_CHECK_MS, settings.tickIntervalMs());
+            tickExecutor.scheduleWithFixedDelay(this::tick, check, check, TimeUnit.MILLISECONDS);
         }
         LOG.info("raft node {} started: {}", settings.nodeId(), status());
     }
@@ -409,12 +413,21 @@ public final class RaftNode implements AutoCloseable {
 
     // ------------------------------------------------------------------ tick
 
+    /**
+     * Submits a {@code Tick} every tick interval, and sooner when a timer of the state (a lease
+     * expiry, a delayed message) is due, so those fire within {@link #TIMER_CHECK_MS} on an idle broker.
+     */
     private void tick() {
         try {
             RaftServer.Division d = division;
             if (closed || d == null || !d.getInfo().isLeader() || !lastTick.isDone()) {
                 return;
             }
+            long now = System.currentTimeMillis();
+            if (now - lastTickAt < settings.tickIntervalMs() && stateMachine.nextTimerDue() > now) {
+                return;
+            }
+            lastTickAt = now;
             lastTick = committer.submit(new Command.Tick());
             lastTick.whenComplete((r, e) -> {
                 if (e != null && !closed) {

@@ -24,6 +24,11 @@ public interface StateAdapter<S> {
 
     S readFrom(StateReader in);
 
+    /** When the state next needs a tick to fire a timer (epoch ms); never, unless overridden. */
+    default long nextTimerDue(S state) {
+        return Long.MAX_VALUE;
+    }
+
     /** The real broker state. */
     static StateAdapter<BrokerState> brokerState() {
         return new StateAdapter<>() {
@@ -50,6 +55,11 @@ public interface StateAdapter<S> {
             @Override
             public BrokerState readFrom(StateReader in) {
                 return BrokerState.readFrom(in);
+            }
+
+            @Override
+            public long nextTimerDue(BrokerState state) {
+                return state.nextTimerDue();
             }
         };
     }

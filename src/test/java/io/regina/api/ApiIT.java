@@ -401,6 +401,23 @@ class ApiIT {
         assertThat(trace.get("traceId").asString()).hasSize(36);
     }
 
+    @Test
+    void actuatorShowsRaftRoleAndBrokerMetrics() {
+        push(queue(), "{}");
+        JsonNode health = get("/actuator/health", 200);
+        assertThat(health.get("status").asString()).isEqualTo("UP");
+        assertThat(health.get("components").get("raft").get("details").get("role").asString()).isEqualTo("LEADER");
+        get("/actuator/health/readiness", 200);
+        String metrics = http.get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
+                .expectBody(String.class).returnResult().getResponseBody();
+        assertThat(metrics).contains("regina_messages_pushed_total", "regina_messages_popped_total",
+                "regina_messages_acked_total", "regina_raft_commands_per_entry", "regina_raft_entries_total",
+                "regina_raft_apply_latency_seconds", "regina_failed_jobs");
+        JsonNode cluster = get("/api/v1/cluster", 200);
+        assertThat(cluster.get("role").asString()).isEqualTo("LEADER");
+        assertThat(cluster.get("peers")).hasSize(1);
+    }
+
     /** Each malformed request gets a 4xx with an error message, and changes nothing. */
     @ParameterizedTest(name = "{0} {1} -> {3}")
     @CsvSource(delimiter = '|', value = {
