@@ -64,9 +64,15 @@ class ApiIT {
         return bytes == null || bytes.length == 0 ? null : JSON.readTree(bytes);
     }
 
+    /** A GET expecting {@code status}; 0 accepts 200 or 204 (null body for 204). */
     private JsonNode get(String path, int status) {
-        byte[] bytes = http.get().uri(path).exchange().expectStatus().isEqualTo(status).expectBody()
-                .returnResult().getResponseBodyContent();
+        WebTestClient.ResponseSpec response = http.get().uri(path).exchange();
+        if (status == 0) {
+            response.expectStatus().value(code -> assertThat(code).isIn(200, 204));
+        } else {
+            response.expectStatus().isEqualTo(status);
+        }
+        byte[] bytes = response.expectBody().returnResult().getResponseBodyContent();
         return bytes == null || bytes.length == 0 ? null : JSON.readTree(bytes);
     }
 
@@ -230,6 +236,43 @@ class ApiIT {
         delete("/api/v1/failed-jobs/" + rows.get(0).get("uuid").asString(), 404);
         post("/api/v1/failed-jobs/" + rows.get(1).get("uuid").asString() + "/retry", "{\"data\":{\"v\":42}}", 200);
         assertThat(pop(q, "").get("messages").get(0).get("data").get("v").asInt()).isEqualTo(42);
+    }
+
+    @Test
+    void concurrentRetryAndForgetOfOneRowHaveExactlyOneWinner() {
+        String q = queue();
+        int rows = 20;
+        for (int i = 0; i < rows; i++) {
+            push(q, "{\"row\":" + i + "}");
+            ack(pop(q, "").get("messages").get(0), "dlq", ",\"error\":\"x\"");
+        }
+        List<String> uuids = new java.util.ArrayList<>();
+        get("/api/v1/failed-jobs?limit=100&queue=" + q, 200).get("items").forEach(r -> uuids.add(r.get("uuid").asString()));
+        assertThat(uuids).hasSize(rows);
+        List<CompletableFuture<Integer>> retries = new java.util.ArrayList<>();
+        List<CompletableFuture<Integer>> forgets = new java.util.ArrayList<>();
+        for (String uuid : uuids) {
+            retries.add(CompletableFuture.supplyAsync(() -> http.post().uri("/api/v1/failed-jobs/" + uuid + "/retry")
+                    .contentType(MediaType.APPLICATION_JSON).bodyValue("{}").exchange().returnResult(String.class)
+                    .getStatus().value()));
+            forgets.add(CompletableFuture.supplyAsync(() -> http.method(HttpMethod.DELETE)
+                    .uri("/api/v1/failed-jobs/" + uuid).exchange().returnResult(String.class).getStatus().value()));
+        }
+        int retried = 0;
+        for (int i = 0; i < rows; i++) {
+            int retry = retries.get(i).join();
+            int forget = forgets.get(i).join();
+            assertThat(List.of(retry, forget)).as("one of retry/forget wins, the other gets 404")
+                    .containsExactlyInAnyOrder(200, 404);
+            retried += retry == 200 ? 1 : 0;
+        }
+        int delivered = 0;
+        JsonNode popped;
+        while ((popped = get("/api/v1/pop/queue/" + q + "?batch=100&autoAck=true", 0)) != null) {
+            delivered += popped.get("messages").size();
+        }
+        assertThat(delivered).as("each retry delivers its job once").isEqualTo(retried);
+        assertThat(get("/api/v1/failed-jobs?queue=" + q, 200).get("total").asLong()).isZero();
     }
 
     @Test
