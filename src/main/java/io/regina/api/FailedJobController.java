@@ -7,6 +7,8 @@ import io.regina.queue.FailedJob;
 import io.regina.queue.FailedJobSelector;
 import io.regina.queue.FailedJobTable;
 import io.regina.queue.Result;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -29,6 +31,7 @@ import java.util.Map;
 @RestController
 class FailedJobController {
     static final int RETRY_STEP = 10_000;
+    private static final Logger log = LoggerFactory.getLogger(FailedJobController.class);
 
     private final Broker broker;
 
@@ -80,14 +83,21 @@ class FailedJobController {
             return broker.submit(new Command.RetryFailedJobs(ids, ids.uuids().size()), Result.FailedJobsRetried.class)
                     .map(r -> retried(r.retried(), r.missing()));
         }
-        return retryInSteps(selector, 0).map(total -> retried(total, List.of()));
+        return retryInSteps(selector, 0, 1).map(total -> retried(total, List.of()));
     }
 
-    private Mono<Long> retryInSteps(FailedJobSelector selector, long sofar) {
+    /** One bounded, atomic command per step; pops and pushes interleave between the steps. */
+    private Mono<Long> retryInSteps(FailedJobSelector selector, long sofar, int step) {
         return broker.submit(new Command.RetryFailedJobs(selector, RETRY_STEP), Result.FailedJobsRetried.class)
-                .flatMap(step -> step.retried() == 0 || step.remaining() == 0
-                        ? Mono.just(sofar + step.retried())
-                        : retryInSteps(selector, sofar + step.retried()));
+                .flatMap(done -> {
+                    long total = sofar + done.retried();
+                    if (done.retried() == 0 || done.remaining() == 0) {
+                        return Mono.just(total);
+                    }
+                    log.info("Retrying failed jobs: step {} done, {} retried, {} still match", step, total,
+                            done.remaining());
+                    return retryInSteps(selector, total, step + 1);
+                });
     }
 
     @PostMapping("/api/v1/failed-jobs/{uuid}/retry")
