@@ -34,6 +34,11 @@ class ApiErrors {
 
     @ExceptionHandler(ResponseStatusException.class)
     ResponseEntity<ErrorResponse> status(ResponseStatusException e) {
+        if (e.getStatusCode().value() == HttpStatus.CONTENT_TOO_LARGE.value()) {
+            return ResponseEntity.status(e.getStatusCode()).body(new ErrorResponse(
+                    "The request body is too large (the limit is spring.codec.max-in-memory-size, 16 MiB by "
+                            + "default): split it into smaller requests"));
+        }
         return ResponseEntity.status(e.getStatusCode()).body(new ErrorResponse(
                 e.getReason() == null ? e.getStatusCode().toString() : e.getReason()));
     }

@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code GET /api/v1/pop/...}. A pop is a replicated command (it moves cursors and takes a lease);
@@ -96,16 +95,20 @@ class PopController {
 
     private Mono<Result.Popped> longPoll(Attempt attempt, long deadline) {
         return Mono.defer(() -> {
-            CompletableFuture<Void> wake = waiters.arm(attempt.queue());
+            PopWaiters.Waiter waiter = waiters.arm(attempt.queue(), attempt.group(), attempt.partition());
             return attempt(attempt).flatMap(popped -> {
                 long remaining = deadline - System.nanoTime();
                 if (!popped.messages().isEmpty() || remaining <= 0) {
-                    waiters.disarm(attempt.queue(), wake);
+                    waiters.disarm(attempt.queue(), waiter);
+                    if (!popped.messages().isEmpty()) {
+                        // A wake-up this pop did not need may have been spent on it: hand the turn on.
+                        waiters.wake(attempt.queue());
+                    }
                     return Mono.just(popped);
                 }
-                return Mono.fromFuture(wake, true)
+                return Mono.fromFuture(waiter.wake(), true)
                         .timeout(Duration.ofNanos(remaining), Mono.empty())
-                        .doFinally(signal -> waiters.disarm(attempt.queue(), wake))
+                        .doFinally(signal -> waiters.disarm(attempt.queue(), waiter))
                         .then(Mono.defer(() -> System.nanoTime() >= deadline ? Mono.just(popped)
                                 : longPoll(attempt, deadline)));
             });

@@ -3,49 +3,86 @@ package io.regina.api;
 import io.regina.queue.CommandBus;
 import org.springframework.stereotype.Component;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 
 /**
- * Long-polling pops parked on this node, by queue. The apply of anything that may make a queue
- * deliverable wakes that queue's waiters; nothing polls.
+ * Long-polling pops parked on this node, by queue, oldest first. When an applied entry may have made
+ * a queue deliverable, only as many waiters wake as there are ready partitions for their group, so
+ * thirty-two workers parked on one busy partition do not all submit a pop for one message.
  */
 @Component
 class PopWaiters {
-    private final Map<String, Set<CompletableFuture<Void>>> waiting = new ConcurrentHashMap<>();
+
+    /** One parked pop; {@code partition} null for a wildcard pop. */
+    record Waiter(String group, String partition, CompletableFuture<Void> wake) {
+    }
+
+    private final CommandBus bus;
+    private final Map<String, Queue<Waiter>> waiting = new ConcurrentHashMap<>();
     private final Executor wakeExecutor = ForkJoinPool.commonPool();
 
     PopWaiters(CommandBus bus) {
+        this.bus = bus;
         bus.onDeliverable(this::wake);
     }
 
-    /** Arms a wake-up for the queue; arm before looking, so a push between look and wait is not missed. */
-    CompletableFuture<Void> arm(String queue) {
-        CompletableFuture<Void> wake = new CompletableFuture<>();
-        waiting.computeIfAbsent(queue, q -> ConcurrentHashMap.newKeySet()).add(wake);
-        return wake;
+    /** Parks a pop; arm before looking, so a push between look and wait is not missed. */
+    Waiter arm(String queue, String group, String partition) {
+        Waiter waiter = new Waiter(group, partition, new CompletableFuture<>());
+        waiting.computeIfAbsent(queue, q -> new ConcurrentLinkedQueue<>()).add(waiter);
+        return waiter;
     }
 
-    void disarm(String queue, CompletableFuture<Void> wake) {
-        waiting.computeIfPresent(queue, (q, set) -> {
-            set.remove(wake);
-            return set.isEmpty() ? null : set;
-        });
+    void disarm(String queue, Waiter waiter) {
+        Queue<Waiter> parked = waiting.get(queue);
+        if (parked != null) {
+            parked.remove(waiter);
+        }
     }
 
     int parked() {
-        return waiting.values().stream().mapToInt(Set::size).sum();
+        return waiting.values().stream().mapToInt(Queue::size).sum();
     }
 
-    /** Called on the apply thread: hand the wake-ups to another thread and return at once. */
-    private void wake(String queue) {
-        Set<CompletableFuture<Void>> woken = waiting.remove(queue);
-        if (woken != null) {
-            wakeExecutor.execute(() -> woken.forEach(wake -> wake.complete(null)));
+    /**
+     * Wakes the oldest waiters that may be served now. Called on the apply thread after an entry and
+     * by a pop that got messages (to pass the turn on); the wake-ups themselves run elsewhere.
+     */
+    void wake(String queue) {
+        Queue<Waiter> parked = waiting.get(queue);
+        if (parked == null || parked.isEmpty()) {
+            return;
+        }
+        List<Waiter> chosen = bus.read(state -> {
+            Map<String, Integer> budget = new HashMap<>();
+            List<Waiter> picked = new ArrayList<>();
+            for (Waiter waiter : parked) {
+                if (waiter.partition() != null) {
+                    if (state.mayDeliver(queue, waiter.partition(), waiter.group())) {
+                        picked.add(waiter);
+                    }
+                    continue;
+                }
+                int left = budget.computeIfAbsent(waiter.group(), g -> state.readyPartitions(queue, g));
+                if (left > 0) {
+                    picked.add(waiter);
+                    budget.put(waiter.group(), left == Integer.MAX_VALUE ? left : left - 1);
+                }
+            }
+            return picked;
+        });
+        if (!chosen.isEmpty()) {
+            parked.removeAll(chosen);
+            wakeExecutor.execute(() -> chosen.forEach(waiter -> waiter.wake().complete(null)));
         }
     }
 }

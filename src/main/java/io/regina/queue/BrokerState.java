@@ -1213,6 +1213,20 @@ public final class BrokerState {
         return cursor != null && cursor.claim == null && cursor.firstDeliverable() != null;
     }
 
+    /**
+     * How many wildcard pops of this group might find a partition now: the size of its ready set (an
+     * upper bound), {@code Integer.MAX_VALUE} for a group that has not read the queue yet, 0 when the
+     * queue delivers nothing. Long-polls wake this many waiters, not all of them.
+     */
+    public int readyPartitions(String queueName, String group) {
+        BrokerQueue queue = queues.get(queueName);
+        if (queue == null || queue.paused || popMaintenanceMode) {
+            return 0;
+        }
+        Group existing = queue.groups.get(group == null || group.isEmpty() ? Group.QUEUE_MODE : group);
+        return existing == null ? Integer.MAX_VALUE : existing.ready.size();
+    }
+
     /** Size of a queue for one group (queue mode when null), the counts of B2. */
     public Views.Depth depth(String queueName, String group) {
         BrokerQueue queue = queues.get(queueName);

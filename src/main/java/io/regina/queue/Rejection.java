@@ -9,7 +9,8 @@ public enum Rejection {
     NOT_FOUND(2, 404),
     QUEUE_FULL(3, 429),
     MEMORY_FULL(4, 429),
-    CONFLICT(5, 409);
+    CONFLICT(5, 409),
+    TOO_LARGE(6, 413);
 
     private final int code;
     private final int httpStatus;

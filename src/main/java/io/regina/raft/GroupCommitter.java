@@ -1,6 +1,7 @@
 package io.regina.raft;
 
 import io.regina.queue.Command;
+import io.regina.queue.Rejection;
 import io.regina.queue.Result;
 
 import java.nio.ByteBuffer;
@@ -76,9 +77,9 @@ public final class GroupCommitter implements AutoCloseable {
             return CompletableFuture.failedFuture(e);
         }
         if (encoded.length > limits.maxCommandBytes()) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException("a " + command.getClass().getSimpleName()
-                    + " of " + encoded.length + " encoded bytes exceeds the limit of " + limits.maxCommandBytes()
-                    + " bytes per command"));
+            return CompletableFuture.completedFuture(new Result.Rejected(Rejection.TOO_LARGE, "The request is "
+                    + encoded.length + " bytes once encoded, over the limit of " + limits.maxCommandBytes()
+                    + " bytes per request: split it into smaller requests"));
         }
         CompletableFuture<Result> future = new CompletableFuture<>();
         List<List<Pending>> batches;

@@ -425,6 +425,20 @@ class ApiIT {
     }
 
     @Test
+    void aThousandMessagesOf256BytesFitInOnePush() {
+        String q = queue();
+        StringBuilder items = new StringBuilder();
+        String payload = "\"" + "x".repeat(254) + "\"";
+        for (int i = 0; i < 1000; i++) {
+            items.append(i == 0 ? "" : ",").append("{\"queue\":\"").append(q).append("\",\"payload\":")
+                    .append(payload).append('}');
+        }
+        JsonNode pushed = post("/api/v1/push", "{\"items\":[" + items + "]}", 201);
+        assertThat(pushed).hasSize(1000);
+        assertThat(get("/api/v1/queues/" + q + "/size", 200).get("pending").asLong()).isEqualTo(1000);
+    }
+
+    @Test
     void maxSizeTurnsPushesAwayWith429() {
         String q = queue();
         post("/api/v1/configure", "{\"queue\":\"" + q + "\",\"options\":{\"maxSize\":1}}", 200);

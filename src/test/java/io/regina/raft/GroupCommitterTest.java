@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.regina.queue.Command;
+import io.regina.queue.Rejection;
 import io.regina.queue.Result;
 
 import java.io.IOException;
@@ -114,8 +115,11 @@ class GroupCommitterTest {
     @Test
     void oversizedCommandsAreRefusedAndFailuresReachEveryCallerOfTheEntry() throws Exception {
         GroupCommitter committer = committer(new GroupCommitter.Limits(1, 100, 1000, 500));
-        assertThatThrownBy(() -> committer.submit(new Command.ClearQueue("y".repeat(600))).get())
-                .hasMessageContaining("exceeds the limit of 500 bytes per command");
+        assertThat(committer.submit(new Command.ClearQueue("y".repeat(600))).get())
+                .isInstanceOfSatisfying(Result.Rejected.class, rejected -> {
+                    assertThat(rejected.rejection()).isEqualTo(Rejection.TOO_LARGE);
+                    assertThat(rejected.message()).contains("over the limit of 500 bytes per request");
+                });
 
         CompletableFuture<Result> first = committer.submit(new Command.ClearQueue("a"));
         CompletableFuture<Result> second = committer.submit(new Command.ClearQueue("b"));
