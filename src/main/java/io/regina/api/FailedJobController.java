@@ -110,15 +110,20 @@ class FailedJobController {
     Mono<Map<String, Object>> flush(@RequestBody(required = false) JsonNode body) {
         int hours = body == null || !body.isObject() ? 0 : JsonFields.integer(body, "hours", 0, 0, 1_000_000);
         String queue = body == null || !body.isObject() ? null : JsonFields.string(body, "queue", null);
-        return broker.submit(new Command.RemoveFailedJobs(hours, queue, false), Result.FailedJobsRemoved.class)
-                .map(r -> Map.of("flushed", r.removed()));
+        return removeInSteps(hours, queue, false, 0).map(removed -> Map.of("flushed", removed));
     }
 
     @PostMapping("/api/v1/failed-jobs/prune")
     Mono<Map<String, Object>> prune(@RequestBody(required = false) JsonNode body) {
         int hours = body == null || !body.isObject() ? 24 : JsonFields.integer(body, "hours", 24, 0, 1_000_000);
-        return broker.submit(new Command.RemoveFailedJobs(hours, null, true), Result.FailedJobsRemoved.class)
-                .map(r -> Map.of("pruned", r.removed()));
+        return removeInSteps(hours, null, true, 0).map(removed -> Map.of("pruned", removed));
+    }
+
+    private Mono<Long> removeInSteps(int hours, String queue, boolean strictlyOlder, long sofar) {
+        return broker.submit(new Command.RemoveFailedJobs(hours, queue, strictlyOlder, RETRY_STEP),
+                        Result.FailedJobsRemoved.class)
+                .flatMap(step -> step.more() ? removeInSteps(hours, queue, strictlyOlder, sofar + step.removed())
+                        : Mono.just(sofar + step.removed()));
     }
 
     @GetMapping("/api/v1/dlq")

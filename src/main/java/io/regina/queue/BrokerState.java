@@ -361,9 +361,8 @@ public final class BrokerState {
                 producerSub, bodyRef, createdAt, dueAt, onlyGroup, baseAttempts, retryOf);
         partition.queue.delayed.put(waiting.pendingSeq, waiting);
         partition.queue.storedMessages++;
-        if (onlyGroup == null) {
-            partition.delayedTransactionIds.put(transactionId, id);
-        }
+        // A released copy is still stored, so it keeps its transactionId taken too.
+        partition.delayedTransactionIds.put(transactionId, id);
         timers.schedule(dueAt, Timers.Kind.DELAYED, "", waiting.pendingSeq, waiting);
     }
 
@@ -379,7 +378,9 @@ public final class BrokerState {
                     if (leases.get(lease.id) != lease) {
                         continue;
                     }
-                    if (lease.expiresAt > now) {
+                    if (lease.expiresAt != timer.due()) {
+                        // Extended: fire at the new expiry's place in the order, even when that is
+                        // already due, as a node that loaded a snapshot (one timer per lease) does.
                         timers.schedule(lease.expiresAt, Timers.Kind.LEASE, lease.id, 0, lease);
                         continue;
                     }
@@ -393,9 +394,7 @@ public final class BrokerState {
                         continue;
                     }
                     queue.storedMessages--;
-                    if (waiting.onlyGroup == null) {
-                        waiting.partition.delayedTransactionIds.remove(waiting.transactionId);
-                    }
+                    waiting.partition.delayedTransactionIds.remove(waiting.transactionId, waiting.id);
                     append(waiting.partition, waiting.id, waiting.transactionId, waiting.traceId,
                             waiting.producerSub, waiting.bodyRef, waiting.createdAt, now, waiting.onlyGroup,
                             waiting.baseAttempts, waiting.retryOf);
@@ -608,14 +607,19 @@ public final class BrokerState {
 
     private Result ack(List<AckItem> items, long now, boolean inTransaction) {
         List<AckOutcome> outcomes = new ArrayList<>(items.size());
-        Set<String> failedLeases = new HashSet<>();
+        Map<Cursor, Claim> handedBack = new HashMap<>();
         for (int i = 0; i < items.size(); i++) {
-            outcomes.add(ackOne(i, items.get(i), now, inTransaction, failedLeases));
+            outcomes.add(ackOne(i, items.get(i), now, inTransaction, handedBack));
         }
         return new Result.Acked(outcomes);
     }
 
-    private AckOutcome ackOne(int index, AckItem item, long now, boolean inTransaction, Set<String> failedLeases) {
+    /**
+     * {@code handedBack}: claims this call already gave back (failed within retryLimit, retry), so the
+     * other acks of the same batch in the call still find their lease and count the batch once.
+     */
+    private AckOutcome ackOne(int index, AckItem item, long now, boolean inTransaction,
+                              Map<Cursor, Claim> handedBack) {
         Partition partition = partitionsById.get(item.partitionId());
         if (partition == null) {
             return new AckOutcome(index, item.transactionId(), false, "Message not found", null, null, false, false);
@@ -624,17 +628,18 @@ public final class BrokerState {
         String groupName = item.group() == null || item.group().isEmpty() ? Group.QUEUE_MODE : item.group();
         Group group = partition.queue.groups.get(groupName);
         Cursor cursor = group == null ? null : group.cursors.get(partition.name);
-        Message message = cursor == null ? null : findForAck(partition, cursor, item.transactionId());
+        Message message = cursor == null ? null
+                : findForAck(partition, cursor, item.transactionId(), handedBack.get(cursor));
         if (message == null) {
             return new AckOutcome(index, item.transactionId(), false, "Message not found", queueName, partition.name,
                     false, false);
         }
         Claim claim = cursor.claim != null && cursor.claim.holds(message.seq) ? cursor.claim : null;
         boolean leaseGiven = item.leaseId() != null && !item.leaseId().isEmpty();
-        if (leaseGiven && failedLeases.contains(item.leaseId()) && item.status() == AckStatus.FAILED) {
-            return new AckOutcome(index, item.transactionId(), true, null, queueName, partition.name, false, false);
-        }
-        if (leaseGiven && (claim == null || !claim.lease.id.equals(item.leaseId()) || claim.lease.expiresAt <= now)) {
+        Claim given = claim == null ? handedBack.get(cursor) : null;
+        boolean inHandedBack = given != null && given.holds(message.seq)
+                && (!leaseGiven || given.lease.id.equals(item.leaseId()));
+        if (leaseGiven && !inHandedBack && (claim == null || !claim.lease.id.equals(item.leaseId()) || claim.lease.expiresAt <= now)) {
             return new AckOutcome(index, item.transactionId(), false, "Invalid or expired lease", queueName,
                     partition.name, false, false);
         }
@@ -661,12 +666,12 @@ public final class BrokerState {
                 } else if (item.delayMs() > 0) {
                     releaseLater(cursor, message, item.delayMs(), now);
                     released = resolve(claim, message.seq);
-                } else if (claim != null && failedLeases.contains(claim.lease.id)) {
+                } else if (inHandedBack) {
                     released = false;
                 } else if (cursor.batchRetries < partition.queue.options.retryLimit()) {
                     cursor.batchRetries++;
                     if (claim != null) {
-                        failedLeases.add(claim.lease.id);
+                        handedBack.put(cursor, claim);
                         dropClaim(cursor);
                         released = true;
                     }
@@ -681,6 +686,7 @@ public final class BrokerState {
             case RETRY -> {
                 cursor.deliveries.computeIfPresent(message.seq, (seq, count) -> count > 1 ? count - 1 : null);
                 if (claim != null) {
+                    handedBack.put(cursor, claim);
                     dropClaim(cursor);
                     released = true;
                 }
@@ -696,16 +702,34 @@ public final class BrokerState {
         return new AckOutcome(index, item.transactionId(), true, null, queueName, partition.name, released, dlq);
     }
 
-    private static Message findForAck(Partition partition, Cursor cursor, String transactionId) {
-        if (cursor.claim != null) {
-            for (long seq : cursor.claim.seqs) {
+    /**
+     * The entry an ack means: one of the current claim, or of the claim this call handed back
+     * ({@code handedBack}, may be null), else the group's newest entry of that transactionId.
+     */
+    private static Message findForAck(Partition partition, Cursor cursor, String transactionId, Claim handedBack) {
+        for (Claim claim : new Claim[] {cursor.claim, handedBack}) {
+            if (claim == null) {
+                continue;
+            }
+            for (long seq : claim.seqs) {
                 Message leased = partition.log.get(seq);
                 if (leased != null && leased.transactionId.equals(transactionId)) {
                     return leased;
                 }
             }
         }
-        return partition.byTransactionId.get(transactionId);
+        Message newest = partition.byTransactionId.get(transactionId);
+        if (newest == null || newest.visibleTo(cursor.group.name)) {
+            return newest;
+        }
+        // The newest entry is another group's released or retried copy: this group's entry is behind it.
+        for (long seq = newest.seq - 1; seq >= partition.log.headSeq(); seq--) {
+            Message entry = partition.log.get(seq);
+            if (entry.transactionId.equals(transactionId) && entry.visibleTo(cursor.group.name)) {
+                return entry;
+            }
+        }
+        return null;
     }
 
     /** Marks an entry of a claim resolved; releases the claim, and the lease, once all are. */
@@ -789,7 +813,7 @@ public final class BrokerState {
             return new Result.TransactionDone(false, invalid, List.of());
         }
         List<Result.TxOutcome> results = new ArrayList<>();
-        Set<String> failedLeases = new HashSet<>();
+        Map<Cursor, Claim> handedBack = new HashMap<>();
         int index = 0;
         for (Command.TxOperation operation : c.operations()) {
             if (operation instanceof Command.TxPush push) {
@@ -799,7 +823,7 @@ public final class BrokerState {
                             outcome.messageId(), outcome.partitionId(), outcome.queue(), null, false));
                 }
             } else if (operation instanceof Command.TxAck ack) {
-                AckOutcome outcome = ackOne(index, ack.item(), now, true, failedLeases);
+                AckOutcome outcome = ackOne(index, ack.item(), now, true, handedBack);
                 results.add(new Result.TxOutcome(index++, "ack", outcome.success(), outcome.transactionId(), null,
                         ack.item().partitionId(), outcome.queue(), outcome.error(), outcome.dlq()));
             }
@@ -853,7 +877,7 @@ public final class BrokerState {
         String groupName = item.group() == null || item.group().isEmpty() ? Group.QUEUE_MODE : item.group();
         Group group = partition == null ? null : partition.queue.groups.get(groupName);
         Cursor cursor = group == null ? null : group.cursors.get(partition.name);
-        Message message = cursor == null ? null : findForAck(partition, cursor, item.transactionId());
+        Message message = cursor == null ? null : findForAck(partition, cursor, item.transactionId(), null);
         if (message == null) {
             return "Message not found";
         }
@@ -1025,8 +1049,9 @@ public final class BrokerState {
             boolean expired = (options.retentionEnabled() && options.retentionSeconds() > 0
                     && age > options.retentionSeconds() * 1000L)
                     || (completedRetention && consumedByAll && age > options.completedRetentionSeconds() * 1000L)
-                    || (options.maxWaitTimeSeconds() > 0 && !consumedByAll
-                    && age > options.maxWaitTimeSeconds() * 1000L);
+                    // A consumed entry that old goes too: entries leave only from the head, so
+                    // keeping it would shield the unconsumed ones behind it from eviction.
+                    || (options.maxWaitTimeSeconds() > 0 && age > options.maxWaitTimeSeconds() * 1000L);
             if (!expired) {
                 break;
             }
@@ -1115,18 +1140,22 @@ public final class BrokerState {
 
     private Result removeFailedJobs(Command.RemoveFailedJobs c, long now) {
         long cutoff = c.hours() > 0 ? now - c.hours() * 3_600_000L : Long.MAX_VALUE;
+        int limit = Math.max(1, c.limit());
         List<String> doomed = new ArrayList<>();
-        for (FailedJob row : failedJobs.all()) {
+        boolean more = false;
+        for (FailedJob row : failedJobs.oldestFirst(c.queue())) {
             boolean old = c.strictlyOlder() ? row.failedAt() < cutoff : row.failedAt() <= cutoff;
             if (!old) {
                 break;
             }
-            if (c.queue() == null || c.queue().equals(row.queue())) {
-                doomed.add(row.uuid());
+            if (doomed.size() == limit) {
+                more = true;
+                break;
             }
+            doomed.add(row.uuid());
         }
         doomed.forEach(failedJobs::remove);
-        return new Result.FailedJobsRemoved(doomed.size());
+        return new Result.FailedJobsRemoved(doomed.size(), more);
     }
 
     // ---------------------------------------------------------------- reads
@@ -1340,10 +1369,10 @@ public final class BrokerState {
     private Views.MessageView view(Partition partition, Message message) {
         Cursor queueMode = partition.queue.queueMode().cursors.get(partition.name);
         String status;
-        if (queueMode.claim != null && queueMode.claim.holds(message.seq)) {
-            status = "leased";
-        } else if (queueMode.isConsumed(message.seq)) {
+        if (queueMode.isConsumed(message.seq)) {
             status = "consumed";
+        } else if (queueMode.claim != null && queueMode.claim.holds(message.seq)) {
+            status = "leased";
         } else {
             status = "pending";
         }

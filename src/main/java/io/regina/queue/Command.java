@@ -91,8 +91,12 @@ public sealed interface Command {
     record ForgetFailedJob(String uuid) implements Command { }
 
     /**
-     * Delete failed jobs that failed at least {@code hours} ago ({@code hours} 0: all), optionally
-     * of one queue; {@code strictlyOlder} is prune's "more than".
+     * Delete at most {@code limit} failed jobs, oldest first, that failed at least {@code hours} ago
+     * ({@code hours} 0: all), optionally of one queue; {@code strictlyOlder} is prune's "more than".
      */
-    record RemoveFailedJobs(int hours, String queue, boolean strictlyOlder) implements Command { }
+    record RemoveFailedJobs(int hours, String queue, boolean strictlyOlder, int limit) implements Command {
+        public RemoveFailedJobs(int hours, String queue, boolean strictlyOlder) {
+            this(hours, queue, strictlyOlder, Integer.MAX_VALUE);
+        }
+    }
 }

@@ -60,6 +60,15 @@ public final class FailedJobTable {
         return rows.values();
     }
 
+    /** Every row, or a queue's rows, oldest first. */
+    Collection<FailedJob> oldestFirst(String queue) {
+        if (queue == null) {
+            return rows.values();
+        }
+        TreeMap<String, FailedJob> queueRows = byQueue.get(queue);
+        return queueRows == null ? List.of() : queueRows.values();
+    }
+
     List<String> uuidsOfQueue(String queue) {
         TreeMap<String, FailedJob> queueRows = byQueue.get(queue);
         return queueRows == null ? List.of() : new ArrayList<>(queueRows.keySet());

@@ -66,5 +66,10 @@ public sealed interface Result {
     /** {@code remaining}: rows the selector still matches after this bounded step. */
     record FailedJobsRetried(int retried, List<String> missing, long remaining) implements Result { }
 
-    record FailedJobsRemoved(int removed) implements Result { }
+    /** {@code more}: a bounded removal stopped at its limit while rows still match. */
+    record FailedJobsRemoved(int removed, boolean more) implements Result {
+        public FailedJobsRemoved(int removed) {
+            this(removed, false);
+        }
+    }
 }

@@ -231,9 +231,7 @@ final class StateImage {
                     in.readString(), in.readInt(), in.readString());
             queue.delayed.put(pendingSeq, waiting);
             queue.storedMessages++;
-            if (waiting.onlyGroup == null) {
-                partition.delayedTransactionIds.put(waiting.transactionId, waiting.id);
-            }
+            partition.delayedTransactionIds.put(waiting.transactionId, waiting.id);
             state.timers.schedule(waiting.dueAt, Timers.Kind.DELAYED, "", pendingSeq, waiting);
         }
         for (int g = in.readInt(); g > 0; g--) {

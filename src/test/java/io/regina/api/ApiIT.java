@@ -335,6 +335,7 @@ class ApiIT {
         JsonNode later = pop(q, "batch=5&wait=true&timeout=5000").get("messages");
         assertThat(later.get(0).get("data").asInt()).isEqualTo(2);
         assertThat(later.get(0).get("attempts").asInt()).isEqualTo(2);
+        ack(later.get(0), "completed", "");
         JsonNode delayed = pop(q, "batch=5&wait=true&timeout=5000").get("messages");
         assertThat(delayed.get(0).get("data").asInt()).isEqualTo(1);
     }

@@ -1,0 +1,142 @@
+package io.regina.config;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * {@code regina.*} settings. With none set, the node is the embedded single-peer group with its
+ * data in {@code ./data}.
+ */
+@ConfigurationProperties(prefix = "regina")
+public class ReginaProperties {
+
+    /** Root of the Raft log, snapshots and removed-groups directories. */
+    private String dataDir = "./data";
+
+    /** This node's id; defaults to {@code n1} when {@link #peers} is empty, required otherwise. */
+    private String nodeId;
+
+    /** The whole group as {@code id=host:raftPort,...}; empty for the embedded single node. */
+    private String peers = "";
+
+    /** The gRPC port of the embedded single node (with peers, each node's port comes from the list). */
+    private int raftPort = 6642;
+
+    private final Raft raft = new Raft();
+
+    public String getDataDir() {
+        return dataDir;
+    }
+
+    public void setDataDir(String dataDir) {
+        this.dataDir = dataDir;
+    }
+
+    public String getNodeId() {
+        return nodeId;
+    }
+
+    public void setNodeId(String nodeId) {
+        this.nodeId = nodeId;
+    }
+
+    public String getPeers() {
+        return peers;
+    }
+
+    public void setPeers(String peers) {
+        this.peers = peers;
+    }
+
+    public int getRaftPort() {
+        return raftPort;
+    }
+
+    public void setRaftPort(int raftPort) {
+        this.raftPort = raftPort;
+    }
+
+    public Raft getRaft() {
+        return raft;
+    }
+
+    /** {@code regina.raft.*}. */
+    public static class Raft {
+
+        /** Take a snapshot every this many applied log entries. */
+        private long snapshotThreshold = 10_000;
+
+        /** Log entries the group committer keeps in flight before it queues commands for the next one. */
+        private int maxInflightEntries = 2;
+
+        /** Most commands in one log entry. */
+        private int maxCommandsPerEntry = 4096;
+
+        /** Soft byte cap of one log entry (a single larger command still travels alone). */
+        private int maxEntryBytes = 4 << 20;
+
+        /** Hard cap of one encoded command; larger commands are refused. */
+        private int maxCommandBytes = 8 << 20;
+
+        /** The leader submits a Tick this often; 0 disables it. */
+        private long tickIntervalMs = 1000;
+
+        /** How long startup waits for a Raft leader. */
+        private long startTimeoutMs = 60_000;
+
+        public long getSnapshotThreshold() {
+            return snapshotThreshold;
+        }
+
+        public void setSnapshotThreshold(long snapshotThreshold) {
+            this.snapshotThreshold = snapshotThreshold;
+        }
+
+        public int getMaxInflightEntries() {
+            return maxInflightEntries;
+        }
+
+        public void setMaxInflightEntries(int maxInflightEntries) {
+            this.maxInflightEntries = maxInflightEntries;
+        }
+
+        public int getMaxCommandsPerEntry() {
+            return maxCommandsPerEntry;
+        }
+
+        public void setMaxCommandsPerEntry(int maxCommandsPerEntry) {
+            this.maxCommandsPerEntry = maxCommandsPerEntry;
+        }
+
+        public int getMaxEntryBytes() {
+            return maxEntryBytes;
+        }
+
+        public void setMaxEntryBytes(int maxEntryBytes) {
+            this.maxEntryBytes = maxEntryBytes;
+        }
+
+        public int getMaxCommandBytes() {
+            return maxCommandBytes;
+        }
+
+        public void setMaxCommandBytes(int maxCommandBytes) {
+            this.maxCommandBytes = maxCommandBytes;
+        }
+
+        public long getTickIntervalMs() {
+            return tickIntervalMs;
+        }
+
+        public void setTickIntervalMs(long tickIntervalMs) {
+            this.tickIntervalMs = tickIntervalMs;
+        }
+
+        public long getStartTimeoutMs() {
+            return startTimeoutMs;
+        }
+
+        public void setStartTimeoutMs(long startTimeoutMs) {
+            this.startTimeoutMs = startTimeoutMs;
+        }
+    }
+}

@@ -1,0 +1,302 @@
+package io.regina.raft;
+
+import io.regina.queue.BrokerState;
+import io.regina.queue.Command;
+import io.regina.queue.Rejection;
+import io.regina.queue.Result;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.raftlog.RaftLog;
+import org.apache.ratis.server.storage.FileInfo;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
+import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.apache.ratis.util.LifeCycle;
+import org.apache.ratis.util.MD5FileUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Ratis state machine around the broker state.
+ *
+ * <ul>
+ *   <li>{@link #startTransaction(RaftClientRequest)} (leader, before the append) decodes the
+ *       client request, rejects it if it does not decode, and stamps the leader's time into the
+ *       log entry: time is data (ARCHITECTURE rule 3).</li>
+ *   <li>{@link #applyTransaction(TransactionContext)} (every replica, log order, one thread)
+ *       applies each command under the write lock with a monotonic {@code now}, advances the
+ *       applied term-index under the same lock, drains deliverable queues, notifies listeners
+ *       and answers the encoded results.</li>
+ *   <li>Snapshots are single files in {@link SimpleStateMachineStorage} ({@link SnapshotCodec});
+ *       Ratis triggers them every N entries and on stop.</li>
+ * </ul>
+ */
+public class BrokerStateMachine<S> extends BaseStateMachine {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerStateMachine.class);
+
+    private final StateAdapter<S> adapter;
+    private final RaftMetrics metrics;
+    private final long maxRequestBytes;
+    private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
+
+    /** Guarded by {@link #lock}. */
+    private S state;
+    /** The largest {@code now} applied so far; guarded by {@link #lock}. */
+    private long lastNow = Long.MIN_VALUE;
+
+    /**
+     * @param maxRequestBytes the largest client request accepted into the log; larger ones are
+     *                        rejected before the append (a log entry larger than Ratis' write
+     *                        buffer would stop the log worker)
+     */
+    public BrokerStateMachine(StateAdapter<S> adapter, RaftMetrics metrics, long maxRequestBytes) {
+        this.adapter = Objects.requireNonNull(adapter);
+        this.metrics = Objects.requireNonNull(metrics);
+        this.maxRequestBytes = maxRequestBytes;
+        this.state = adapter.empty();
+    }
+
+    /** The production state machine over {@link BrokerState}. */
+    public static BrokerStateMachine<BrokerState> forBrokerState(RaftMetrics metrics, long maxRequestBytes) {
+        return new BrokerStateMachine<>(StateAdapter.brokerState(), metrics, maxRequestBytes);
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    @Override
+    public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+        getLifeCycle().startAndTransition(() -> {
+            super.initialize(server, groupId, raftStorage);
+            storage.init(raftStorage);
+            reinitialize();
+        });
+    }
+
+    /** Ratis pauses before installing a snapshot from the leader; {@link #reinitialize()} resumes. */
+    @Override
+    public void pause() {
+        if (getLifeCycleState() == LifeCycle.State.RUNNING) {
+            getLifeCycle().transition(LifeCycle.State.PAUSING);
+            getLifeCycle().transition(LifeCycle.State.PAUSED);
+        }
+    }
+
+    /** Loads the newest snapshot (RATIS-2111: {@code loadLatestSnapshot}, not the cached one). */
+    @Override
+    public void reinitialize() throws IOException {
+        SingleFileSnapshotInfo info = storage.loadLatestSnapshot();
+        if (info == null) {
+            LOG.info("{}: no snapshot, starting from an empty state", this);
+        } else {
+            File file = info.getFile().getPath().toFile();
+            if (info.getFile().getFileDigest() != null) {
+                MD5FileUtil.verifySavedMD5(file, info.getFile().getFileDigest());
+            }
+            SnapshotCodec.Loaded<S> loaded = SnapshotCodec.read(file.toPath(), adapter::readFrom);
+            if (loaded.term() != info.getTerm() || loaded.index() != info.getIndex()) {
+                throw new IOException("snapshot " + file + " holds term-index (" + loaded.term() + ", "
+                        + loaded.index() + ") but is named for " + info.getTermIndex());
+            }
+            lock.writeLock().lock();
+            try {
+                state = loaded.state();
+                lastNow = loaded.lastNow();
+                updateLastAppliedTermIndex(info.getTermIndex());
+            } finally {
+                lock.writeLock().unlock();
+            }
+            LOG.info("{}: loaded snapshot {} at {}", this, file, info.getTermIndex());
+        }
+        if (getLifeCycleState() == LifeCycle.State.PAUSED) {
+            getLifeCycle().transition(LifeCycle.State.STARTING);
+            getLifeCycle().transition(LifeCycle.State.RUNNING);
+        }
+    }
+
+    @Override
+    public SimpleStateMachineStorage getStateMachineStorage() {
+        return storage;
+    }
+
+    // ------------------------------------------------------------------ write path
+
+    /** On the leader, before the append: validate, then stamp the leader's time into the entry. */
+    @Override
+    public TransactionContext startTransaction(RaftClientRequest request) throws IOException {
+        TransactionContext.Builder builder = TransactionContext.newBuilder()
+                .setStateMachine(this)
+                .setClientRequest(request);
+        ByteString content = request.getMessage().getContent();
+        try {
+            if (content.size() > maxRequestBytes) {
+                throw new CodecException("client request of " + content.size() + " bytes exceeds the limit of "
+                        + maxRequestBytes + " bytes per log entry");
+            }
+            List<Command> commands = EntryCodec.decodeRequest(content.asReadOnlyByteBuffer());
+            long now = System.currentTimeMillis();
+            byte[] entry = EntryCodec.entryFromRequest(now, content.asReadOnlyByteBuffer());
+            return builder
+                    .setLogData(UnsafeByteOperations.unsafeWrap(entry))
+                    .setStateMachineContext(new EntryCodec.Entry(now, commands))
+                    .build();
+        } catch (CodecException e) {
+            LOG.warn("{}: rejecting a client request before the log: {}", this, e.getMessage());
+            TransactionContext trx = builder.build();
+            trx.setException(e);
+            return trx;
+        }
+    }
+
+    @Override
+    public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+        LogEntryProto logEntry = trx.getLogEntry();
+        EntryCodec.Entry entry;
+        if (trx.getStateMachineContext() instanceof EntryCodec.Entry decoded) {
+            entry = decoded;
+        } else {
+            try {
+                entry = EntryCodec.decodeEntry(logEntry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer());
+            } catch (RuntimeException e) {
+                LOG.error("{}: FATAL: cannot decode the committed log entry {} ({}); the log is corrupt or was "
+                        + "written by a newer Regina. Stopping this node.", this, TermIndex.valueOf(logEntry),
+                        e.getMessage(), e);
+                throw e;
+            }
+        }
+        long started = System.nanoTime();
+        List<Result> results = new ArrayList<>(entry.commands().size());
+        List<String> deliverable;
+        lock.writeLock().lock();
+        try {
+            long now = Math.max(entry.now(), lastNow);
+            lastNow = now;
+            for (Command command : entry.commands()) {
+                results.add(applyOne(command, now, logEntry));
+            }
+            updateLastAppliedTermIndex(logEntry.getTerm(), logEntry.getIndex());
+            deliverable = adapter.drainDeliverable(state);
+        } finally {
+            lock.writeLock().unlock();
+        }
+        metrics.recordApply(entry.commands().size(), System.nanoTime() - started);
+        notifyDeliverable(deliverable);
+        byte[] reply = EntryCodec.encodeResults(results);
+        return CompletableFuture.completedFuture(Message.valueOf(UnsafeByteOperations.unsafeWrap(reply)));
+    }
+
+    /**
+     * Business rules never throw; a throw is a domain bug. It is answered as a rejection rather
+     * than stopping the node: apply is deterministic, so every replica does the same.
+     */
+    private Result applyOne(Command command, long now, LogEntryProto logEntry) {
+        try {
+            return adapter.apply(state, command, now);
+        } catch (RuntimeException e) {
+            metrics.recordApplyError();
+            LOG.error("{}: applying {} at {} threw; answering a rejection. This is a bug in the domain.",
+                    this, command.getClass().getSimpleName(), TermIndex.valueOf(logEntry), e);
+            return new Result.Rejected(Rejection.INVALID_REQUEST,
+                    "internal error applying " + command.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    private void notifyDeliverable(List<String> queues) {
+        if (queues == null || queues.isEmpty() || listeners.isEmpty()) {
+            return;
+        }
+        for (String queue : queues) {
+            for (Consumer<String> listener : listeners) {
+                try {
+                    listener.accept(queue);
+                } catch (RuntimeException e) {
+                    LOG.warn("{}: a deliverable listener failed for queue {}", this, queue, e);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ read path
+
+    /** Runs a read-only query against the applied state under the read lock. */
+    public <T> T read(Function<S, T> query) {
+        lock.readLock().lock();
+        try {
+            return query.apply(state);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Listeners run on the apply thread after each entry, outside the lock; they must not block. */
+    public void onDeliverable(Consumer<String> listener) {
+        listeners.add(Objects.requireNonNull(listener));
+    }
+
+    // ------------------------------------------------------------------ snapshots
+
+    @Override
+    public long takeSnapshot() throws IOException {
+        long started = System.nanoTime();
+        TermIndex applied;
+        long now;
+        ChunkedBuffer image;
+        lock.readLock().lock();
+        try {
+            applied = getLastAppliedTermIndex();
+            if (applied == null || applied.getIndex() < 0) {
+                return RaftLog.INVALID_LOG_INDEX;
+            }
+            now = lastNow;
+            S current = state;
+            image = SnapshotCodec.capture(out -> adapter.writeTo(current, out));
+        } finally {
+            lock.readLock().unlock();
+        }
+        File file = storage.getSnapshotFile(applied.getTerm(), applied.getIndex());
+        SnapshotCodec.write(file.toPath(), applied.getTerm(), applied.getIndex(), now, image);
+        var md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
+        storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), applied));
+        metrics.recordSnapshot(System.nanoTime() - started, file.length());
+        LOG.info("{}: took snapshot {} ({} bytes)", this, file, file.length());
+        return applied.getIndex();
+    }
+
+    /** The index of the newest snapshot on disk, or -1. */
+    public long latestSnapshotIndex() {
+        SingleFileSnapshotInfo info = storage.getLatestSnapshot();
+        return info == null ? RaftLog.INVALID_LOG_INDEX : info.getIndex();
+    }
+
+    /** The largest entry time applied so far (the state machine's monotonic clock). */
+    public long lastNow() {
+        lock.readLock().lock();
+        try {
+            return lastNow;
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package io.regina.raft;
+
+import io.regina.queue.Command;
+import io.regina.queue.Result;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Group commit above Raft (ARCHITECTURE rule 4): every command that arrives while
+ * {@code maxInflightEntries} entries are already in flight waits in a queue, and all queued
+ * commands (up to a count and byte cap) travel together in the next log entry. There is no timer:
+ * at low load one command is one entry and one fsync; under load one entry carries many commands.
+ *
+ * <p>Each caller's future completes with its own result (index i of the entry's reply), on the
+ * committer's executor, never on a Ratis thread.
+ */
+public final class GroupCommitter implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCommitter.class);
+
+    /** Sends one encoded client request (a whole entry) and completes with the encoded reply. */
+    @FunctionalInterface
+    public interface EntrySender {
+        CompletableFuture<ByteBuffer> send(byte[] request);
+    }
+
+    /** Limits of one entry and of the pipeline. */
+    public record Limits(int maxInflightEntries, int maxCommandsPerEntry, int maxEntryBytes, int maxCommandBytes) {
+        public Limits {
+            if (maxInflightEntries < 1 || maxCommandsPerEntry < 1 || maxEntryBytes < 1 || maxCommandBytes < 1) {
+                throw new IllegalArgumentException("group commit limits must be positive: " + this);
+            }
+        }
+
+        public static Limits defaults() {
+            return new Limits(2, 4096, 4 << 20, 8 << 20);
+        }
+    }
+
+    private record Pending(byte[] encoded, CompletableFuture<Result> future) { }
+
+    private final EntrySender sender;
+    private final Executor executor;
+    private final RaftMetrics metrics;
+    private final Limits limits;
+
+    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    private final List<List<Pending>> inflight = new ArrayList<>();
+    private boolean closed;
+
+    public GroupCommitter(EntrySender sender, Executor executor, RaftMetrics metrics, Limits limits) {
+        this.sender = Objects.requireNonNull(sender);
+        this.executor = Objects.requireNonNull(executor);
+        this.metrics = Objects.requireNonNull(metrics);
+        this.limits = Objects.requireNonNull(limits);
+    }
+
+    /** Replicates and applies a command; completes with its result once durable and applied. */
+    public CompletableFuture<Result> submit(Command command) {
+        byte[] encoded;
+        try {
+            encoded = EntryCodec.encodeCommand(command);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (encoded.length > limits.maxCommandBytes()) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("a " + command.getClass().getSimpleName()
+                    + " of " + encoded.length + " encoded bytes exceeds the limit of " + limits.maxCommandBytes()
+                    + " bytes per command"));
+        }
+        CompletableFuture<Result> future = new CompletableFuture<>();
+        List<List<Pending>> batches;
+        synchronized (this) {
+            if (closed) {
+                return CompletableFuture.failedFuture(new IllegalStateException("the raft node is shutting down"));
+            }
+            queue.add(new Pending(encoded, future));
+            batches = takeBatches();
+        }
+        batches.forEach(this::send);
+        return future;
+    }
+
+    /** Under the lock: the batches that may start now. */
+    private List<List<Pending>> takeBatches() {
+        List<List<Pending>> batches = List.of();
+        while (inflight.size() < limits.maxInflightEntries() && !queue.isEmpty()) {
+            List<Pending> batch = new ArrayList<>(Math.min(queue.size(), limits.maxCommandsPerEntry()));
+            long bytes = 0;
+            while (!queue.isEmpty() && batch.size() < limits.maxCommandsPerEntry()) {
+                Pending next = queue.peek();
+                if (!batch.isEmpty() && bytes + next.encoded().length > limits.maxEntryBytes()) {
+                    break;
+                }
+                batch.add(queue.poll());
+                bytes += next.encoded().length;
+            }
+            inflight.add(batch);
+            if (batches.isEmpty()) {
+                batches = new ArrayList<>(2);
+            }
+            batches.add(batch);
+        }
+        return batches;
+    }
+
+    private void send(List<Pending> batch) {
+        List<byte[]> commands = new ArrayList<>(batch.size());
+        for (Pending p : batch) {
+            commands.add(p.encoded());
+        }
+        long started = System.nanoTime();
+        CompletableFuture<ByteBuffer> reply;
+        try {
+            byte[] request = EntryCodec.encodeRequest(commands);
+            metrics.recordEntrySubmitted(batch.size());
+            reply = sender.send(request);
+        } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        try {
+            reply.whenCompleteAsync((bytes, error) -> complete(batch, bytes, error, started), executor);
+        } catch (RejectedExecutionException e) {
+            complete(batch, null, e, started);
+        }
+    }
+
+    private void complete(List<Pending> batch, ByteBuffer reply, Throwable error, long started) {
+        boolean mine;
+        synchronized (this) {
+            mine = inflight.remove(batch);
+        }
+        try {
+            if (mine) {
+                deliver(batch, reply, error, started);
+            }
+        } finally {
+            List<List<Pending>> next;
+            synchronized (this) {
+                next = closed ? List.of() : takeBatches();
+            }
+            next.forEach(this::send);
+        }
+    }
+
+    private void deliver(List<Pending> batch, ByteBuffer reply, Throwable error, long started) {
+        if (error == null) {
+            try {
+                List<Result> results = EntryCodec.decodeResults(reply);
+                if (results.size() != batch.size()) {
+                    throw new CodecException("entry of " + batch.size() + " commands answered " + results.size()
+                            + " results");
+                }
+                metrics.recordCommit(System.nanoTime() - started);
+                for (int i = 0; i < batch.size(); i++) {
+                    batch.get(i).future().complete(results.get(i));
+                }
+                return;
+            } catch (RuntimeException e) {
+                error = e;
+            }
+        }
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        metrics.recordEntryFailed();
+        LOG.debug("an entry of {} command(s) failed", batch.size(), cause);
+        for (Pending p : batch) {
+            p.future().completeExceptionally(cause);
+        }
+    }
+
+    /** Entries sent and not answered yet. */
+    public synchronized int inflightEntries() {
+        return inflight.size();
+    }
+
+    /** Commands waiting for the next entry. */
+    public synchronized int queuedCommands() {
+        return queue.size();
+    }
+
+    /**
+     * Stops accepting commands, fails the queued ones and waits up to {@code timeoutMillis} for
+     * the entries in flight to be answered.
+     */
+    public void drain(long timeoutMillis) {
+        List<Pending> dropped;
+        synchronized (this) {
+            closed = true;
+            dropped = new ArrayList<>(queue);
+            queue.clear();
+        }
+        IllegalStateException shuttingDown = new IllegalStateException("the raft node is shutting down");
+        dropped.forEach(p -> p.future().completeExceptionally(shuttingDown));
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (inflightEntries() > 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Stops accepting commands and fails everything not answered yet. */
+    @Override
+    public void close() {
+        List<Pending> failed = new ArrayList<>();
+        synchronized (this) {
+            closed = true;
+            failed.addAll(queue);
+            queue.clear();
+            inflight.forEach(failed::addAll);
+            inflight.clear();
+        }
+        IllegalStateException shuttingDown = new IllegalStateException("the raft node is shutting down");
+        failed.forEach(p -> p.future().completeExceptionally(shuttingDown));
+    }
+}

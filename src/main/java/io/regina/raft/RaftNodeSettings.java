@@ -1,0 +1,149 @@
+package io.regina.raft;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Everything a {@link RaftNode} needs. With no peers the node is a single-peer group on
+ * {@code 127.0.0.1:raftPort}; with peers it is the member {@code nodeId} of that group.
+ *
+ * @param nodeId             this node's id ({@code n1} when there are no peers)
+ * @param peers              the whole group ({@code id=host:port}), empty for the embedded single node
+ * @param raftPort           the gRPC port of the single node (with peers, the port comes from the peer list)
+ * @param dataDir            root of the Raft storage and removed-groups directories
+ * @param snapshotThreshold  take a snapshot every this many applied log entries
+ * @param limits             group-commit limits (in-flight entries, commands and bytes per entry)
+ * @param tickIntervalMs     the leader submits a {@code Tick} this often; 0 disables it
+ * @param startTimeout       how long {@link RaftNode#start()} waits for a leader
+ * @param rpcTimeoutMin      Raft election timeout lower bound
+ * @param rpcTimeoutMax      Raft election timeout upper bound
+ */
+public record RaftNodeSettings(
+        String nodeId,
+        List<PeerAddress> peers,
+        int raftPort,
+        Path dataDir,
+        long snapshotThreshold,
+        GroupCommitter.Limits limits,
+        long tickIntervalMs,
+        Duration startTimeout,
+        Duration rpcTimeoutMin,
+        Duration rpcTimeoutMax) {
+
+    public static final String DEFAULT_NODE_ID = "n1";
+    public static final int DEFAULT_RAFT_PORT = 6642;
+
+    /** One member of the group. */
+    public record PeerAddress(String id, String host, int port) {
+        public PeerAddress {
+            if (id == null || id.isBlank()) {
+                throw new IllegalArgumentException("a peer needs an id");
+            }
+            if (host == null || host.isBlank() || port <= 0 || port > 65535) {
+                throw new IllegalArgumentException("peer " + id + " needs host:port, got " + host + ":" + port);
+            }
+        }
+
+        public String address() {
+            return host + ":" + port;
+        }
+    }
+
+    public RaftNodeSettings {
+        Objects.requireNonNull(dataDir, "dataDir");
+        peers = List.copyOf(peers == null ? List.of() : peers);
+        if (nodeId == null || nodeId.isBlank()) {
+            if (!peers.isEmpty()) {
+                throw new IllegalArgumentException("regina.node-id is required when regina.peers is set");
+            }
+            nodeId = DEFAULT_NODE_ID;
+        }
+        Set<String> ids = new HashSet<>();
+        for (PeerAddress peer : peers) {
+            if (!ids.add(peer.id())) {
+                throw new IllegalArgumentException("peer id " + peer.id() + " appears twice in regina.peers");
+            }
+        }
+        if (!peers.isEmpty() && !ids.contains(nodeId)) {
+            throw new IllegalArgumentException("this node (" + nodeId + ") is not in regina.peers " + peers);
+        }
+        if (snapshotThreshold < 1) {
+            throw new IllegalArgumentException("snapshot threshold must be positive, got " + snapshotThreshold);
+        }
+        limits = limits == null ? GroupCommitter.Limits.defaults() : limits;
+        startTimeout = startTimeout == null ? Duration.ofSeconds(60) : startTimeout;
+        rpcTimeoutMin = rpcTimeoutMin == null ? Duration.ofSeconds(1) : rpcTimeoutMin;
+        rpcTimeoutMax = rpcTimeoutMax == null ? Duration.ofSeconds(2) : rpcTimeoutMax;
+    }
+
+    /** The embedded single node with every default, data in {@code dataDir}. */
+    public static RaftNodeSettings singleNode(Path dataDir, int raftPort) {
+        return new RaftNodeSettings(DEFAULT_NODE_ID, List.of(), raftPort, dataDir, 10_000,
+                GroupCommitter.Limits.defaults(), 1000, null, null, null);
+    }
+
+    /** Parses {@code id=host:port,id=host:port}; blank gives an empty list. */
+    public static List<PeerAddress> parsePeers(String spec) {
+        List<PeerAddress> peers = new ArrayList<>();
+        if (spec == null || spec.isBlank()) {
+            return peers;
+        }
+        for (String part : spec.split(",")) {
+            String item = part.trim();
+            if (item.isEmpty()) {
+                continue;
+            }
+            int eq = item.indexOf('=');
+            int colon = item.lastIndexOf(':');
+            if (eq <= 0 || colon < eq + 2 || colon == item.length() - 1) {
+                throw new IllegalArgumentException("bad peer '" + item + "' in regina.peers: expected id=host:port");
+            }
+            int port;
+            try {
+                port = Integer.parseInt(item.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("bad port in peer '" + item + "' of regina.peers");
+            }
+            peers.add(new PeerAddress(item.substring(0, eq).trim(), item.substring(eq + 1, colon).trim(), port));
+        }
+        return peers;
+    }
+
+    public boolean singleNode() {
+        return peers.isEmpty();
+    }
+
+    /** The group as it is run: the peer list, or this node alone on loopback. */
+    public List<PeerAddress> effectivePeers() {
+        return peers.isEmpty() ? List.of(new PeerAddress(nodeId, "127.0.0.1", raftPort)) : peers;
+    }
+
+    public PeerAddress self() {
+        return effectivePeers().stream().filter(p -> p.id().equals(nodeId)).findFirst().orElseThrow();
+    }
+
+    public RaftNodeSettings withSnapshotThreshold(long threshold) {
+        return new RaftNodeSettings(nodeId, peers, raftPort, dataDir, threshold, limits, tickIntervalMs, startTimeout,
+                rpcTimeoutMin, rpcTimeoutMax);
+    }
+
+    public RaftNodeSettings withLimits(GroupCommitter.Limits newLimits) {
+        return new RaftNodeSettings(nodeId, peers, raftPort, dataDir, snapshotThreshold, newLimits, tickIntervalMs,
+                startTimeout, rpcTimeoutMin, rpcTimeoutMax);
+    }
+
+    public RaftNodeSettings withTickIntervalMs(long interval) {
+        return new RaftNodeSettings(nodeId, peers, raftPort, dataDir, snapshotThreshold, limits, interval,
+                startTimeout, rpcTimeoutMin, rpcTimeoutMax);
+    }
+
+    public RaftNodeSettings withStartTimeout(Duration timeout) {
+        return new RaftNodeSettings(nodeId, peers, raftPort, dataDir, snapshotThreshold, limits, tickIntervalMs,
+                timeout, rpcTimeoutMin, rpcTimeoutMax);
+    }
+}

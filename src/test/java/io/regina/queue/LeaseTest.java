@@ -1,0 +1,130 @@
+package io.regina.queue;
+
+import io.regina.queue.Result.Delivery;
+import io.regina.queue.Result.LeaseExtended;
+import io.regina.queue.Result.Popped;
+import io.regina.testing.Broker;
+import org.junit.jupiter.api.Test;
+
+import static io.regina.testing.Broker.data;
+import static io.regina.testing.Options.options;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LeaseTest {
+
+    private final Broker broker = new Broker();
+
+    @Test
+    void anExpiredLeaseMakesItsMessagesDeliverableAgainWithTheAttemptCounted() {
+        broker.configure("q", options().leaseTime(30));
+        broker.push("q", "a", "b");
+        Popped first = broker.pop("q", 2);
+
+        broker.advanceSeconds(29);
+        assertThat(broker.pop("q").messages()).isEmpty();
+        broker.advanceSeconds(1);
+        Popped again = broker.pop("q", 2);
+
+        assertThat(data(again)).containsExactly("a", "b");
+        assertThat(again.leaseId()).isNotEqualTo(first.leaseId());
+        assertThat(again.messages()).extracting(Delivery::attempts).containsExactly(2, 2);
+        assertThat(broker.state().partitions("q", 0, 1).get(0).groups().get(0).batchRetries())
+                .as("expiry does not bump the retry counter").isZero();
+    }
+
+    @Test
+    void aTickExpiresLeasesOfAnIdleQueue() {
+        broker.configure("q", options().leaseTime(10));
+        broker.push("q", "a");
+        broker.pop("q");
+        assertThat(broker.state().leaseCount()).isEqualTo(1);
+
+        broker.advanceSeconds(10).tick();
+
+        assertThat(broker.state().leaseCount()).isZero();
+        assertThat(broker.state().mayDeliver("q", null, null)).isTrue();
+        assertThat(broker.state().depth("q", null).pending()).isEqualTo(1);
+    }
+
+    @Test
+    void attemptsCountEveryDeliveryAcrossExpiriesAndFailures() {
+        broker.configure("q", options().leaseTime(10).retryLimit(5));
+        broker.push("q", "a");
+
+        assertThat(broker.pop("q").messages().get(0).attempts()).isEqualTo(1);
+        broker.advanceSeconds(10);
+        Delivery second = broker.pop("q").messages().get(0);
+        assertThat(second.attempts()).isEqualTo(2);
+        broker.ack(second, AckStatus.FAILED);
+        Delivery third = broker.pop("q").messages().get(0);
+        assertThat(third.attempts()).isEqualTo(3);
+        broker.ack(third, AckStatus.RETRY);
+        assertThat(broker.pop("q").messages().get(0).attempts()).isEqualTo(3);
+    }
+
+    @Test
+    void extendTakesTheLaterOfTheCurrentExpiryAndNowPlusSeconds() {
+        broker.configure("q", options().leaseTime(100));
+        broker.push("q", "a");
+        Popped popped = broker.pop("q");
+        long expiry = broker.now() + 100_000;
+
+        LeaseExtended shorter = broker.apply(new Command.ExtendLease(popped.leaseId(), 60), LeaseExtended.class);
+        assertThat(shorter.success()).isTrue();
+        assertThat(shorter.expiresAt()).isEqualTo(expiry);
+
+        broker.advanceSeconds(90);
+        LeaseExtended longer = broker.apply(new Command.ExtendLease(popped.leaseId(), 60), LeaseExtended.class);
+        assertThat(longer.expiresAt()).isEqualTo(broker.now() + 60_000);
+
+        broker.advanceSeconds(59);
+        assertThat(broker.pop("q").messages()).as("still leased").isEmpty();
+        assertThat(broker.ack(popped.messages().get(0)).success()).isTrue();
+    }
+
+    @Test
+    void extendCoversEveryPartitionOfTheLease() {
+        broker.configure("q", options().leaseTime(10));
+        broker.push(Broker.item("q").partition("p1"), Broker.item("q").partition("p2"));
+        Popped popped = broker.pop(Broker.from("q").partitions(2).batch(2));
+
+        broker.apply(new Command.ExtendLease(popped.leaseId(), 60));
+        broker.advanceSeconds(30).tick();
+
+        assertThat(broker.pop(Broker.from("q").partitions(2).batch(2)).messages()).isEmpty();
+        assertThat(broker.state().leaseCount()).isEqualTo(1);
+    }
+
+    @Test
+    void extendOfAnUnknownLeaseIsNotFound() {
+        LeaseExtended result = broker.apply(new Command.ExtendLease("nope", 60), LeaseExtended.class);
+
+        assertThat(result.success()).isFalse();
+        assertThat(result.error()).isEqualTo("Lease not found");
+    }
+
+    @Test
+    void extendOfAnExpiredLeaseFails() {
+        broker.configure("q", options().leaseTime(10));
+        broker.push("q", "a");
+        Popped popped = broker.pop("q");
+        broker.advanceSeconds(10);
+
+        LeaseExtended result = broker.apply(new Command.ExtendLease(popped.leaseId(), 60), LeaseExtended.class);
+
+        assertThat(result.success()).isFalse();
+        // The expiry fires before the command applies, so the lease is already gone.
+        assertThat(result.error()).isIn("Lease already expired", "Lease not found");
+    }
+
+    @Test
+    void extendOfALeaseWhoseMessagesWereAllAckedFails() {
+        broker.push("q", "a");
+        Popped popped = broker.pop("q");
+        broker.ack(popped.messages().get(0));
+
+        LeaseExtended result = broker.apply(new Command.ExtendLease(popped.leaseId(), 60), LeaseExtended.class);
+
+        assertThat(result.success()).isFalse();
+    }
+}

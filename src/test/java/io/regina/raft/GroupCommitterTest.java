@@ -1,0 +1,159 @@
+package io.regina.raft;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.regina.queue.Command;
+import io.regina.queue.Result;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The batching logic alone, with a hand-driven sender standing in for Raft. */
+class GroupCommitterTest {
+
+    final ExecutorService executor = Executors.newSingleThreadExecutor(r -> new Thread(r, "committer-test"));
+    final List<List<Command>> sent = new CopyOnWriteArrayList<>();
+    final List<CompletableFuture<ByteBuffer>> replies = new CopyOnWriteArrayList<>();
+    final RaftMetrics metrics = new RaftMetrics();
+
+    @AfterEach
+    void stop() {
+        executor.shutdownNow();
+    }
+
+    GroupCommitter committer(GroupCommitter.Limits limits) {
+        return new GroupCommitter(request -> {
+            sent.add(EntryCodec.decodeRequest(ByteBuffer.wrap(request)));
+            CompletableFuture<ByteBuffer> reply = new CompletableFuture<>();
+            replies.add(reply);
+            return reply;
+        }, executor, metrics, limits);
+    }
+
+    /** Answers entry {@code i} with one Cleared result per command, naming the command's queue. */
+    void answer(int i) {
+        List<Result> results = new ArrayList<>();
+        for (Command c : sent.get(i)) {
+            results.add(new Result.Cleared(((Command.ClearQueue) c).queue(), i));
+        }
+        replies.get(i).complete(ByteBuffer.wrap(EntryCodec.encodeResults(results)));
+    }
+
+    static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("timed out").isLessThan(deadline);
+            Thread.sleep(5);
+        }
+    }
+
+    @Test
+    void queuesWhileEntriesAreInFlightThenSendsEverythingInOneEntry() throws Exception {
+        GroupCommitter committer = committer(new GroupCommitter.Limits(2, 4096, 1 << 20, 1 << 20));
+        List<CompletableFuture<Result>> futures = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            futures.add(committer.submit(new Command.ClearQueue("q" + i)));
+        }
+        // two entries of one command each are in flight; the other eight wait
+        assertThat(sent).hasSize(2);
+        assertThat(sent.get(0)).hasSize(1);
+        assertThat(sent.get(1)).hasSize(1);
+        assertThat(committer.queuedCommands()).isEqualTo(8);
+
+        answer(0);
+        await(() -> sent.size() == 3);
+        assertThat(sent.get(2)).hasSize(8);
+        answer(1);
+        answer(2);
+        for (int i = 0; i < 10; i++) {
+            Result r = futures.get(i).get(10, TimeUnit.SECONDS);
+            assertThat(((Result.Cleared) r).queue()).isEqualTo("q" + i);
+        }
+        assertThat(metrics.entriesSubmitted()).isEqualTo(3);
+        assertThat(metrics.commandsSubmitted()).isEqualTo(10);
+        assertThat(metrics.maxCommandsPerEntry()).isEqualTo(8);
+        assertThat(committer.inflightEntries()).isZero();
+    }
+
+    @Test
+    void respectsTheCommandAndByteCapsPerEntry() throws Exception {
+        GroupCommitter committer = committer(new GroupCommitter.Limits(1, 3, 1 << 20, 1 << 20));
+        for (int i = 0; i < 8; i++) {
+            committer.submit(new Command.ClearQueue("q" + i));
+        }
+        answer(0);
+        await(() -> sent.size() == 2);
+        assertThat(sent.get(1)).hasSize(3);
+        answer(1);
+        await(() -> sent.size() == 3);
+        assertThat(sent.get(2)).hasSize(3);
+
+        String big = "x".repeat(1000);
+        GroupCommitter bytes = committer(new GroupCommitter.Limits(1, 100, 2500, 1 << 20));
+        sent.clear();
+        replies.clear();
+        for (int i = 0; i < 5; i++) {
+            bytes.submit(new Command.ClearQueue(big));
+        }
+        answer(0);
+        await(() -> sent.size() == 2);
+        assertThat(sent.get(1)).hasSize(2); // 2 x ~1 KB fit in 2500 bytes, 3 do not
+    }
+
+    @Test
+    void oversizedCommandsAreRefusedAndFailuresReachEveryCallerOfTheEntry() throws Exception {
+        GroupCommitter committer = committer(new GroupCommitter.Limits(1, 100, 1000, 500));
+        assertThatThrownBy(() -> committer.submit(new Command.ClearQueue("y".repeat(600))).get())
+                .hasMessageContaining("exceeds the limit of 500 bytes per command");
+
+        CompletableFuture<Result> first = committer.submit(new Command.ClearQueue("a"));
+        CompletableFuture<Result> second = committer.submit(new Command.ClearQueue("b"));
+        CompletableFuture<Result> third = committer.submit(new Command.ClearQueue("c"));
+        replies.get(0).completeExceptionally(new IOException("disk on fire"));
+        assertThatThrownBy(() -> first.get(10, TimeUnit.SECONDS)).hasMessageContaining("disk on fire");
+        await(() -> sent.size() == 2);
+        replies.get(1).completeExceptionally(new IOException("still burning"));
+        assertThatThrownBy(() -> second.get(10, TimeUnit.SECONDS)).hasMessageContaining("still burning");
+        assertThatThrownBy(() -> third.get(10, TimeUnit.SECONDS)).hasMessageContaining("still burning");
+        assertThat(metrics.entriesFailed()).isEqualTo(2);
+    }
+
+    @Test
+    void aWrongNumberOfResultsFailsTheEntry() throws Exception {
+        GroupCommitter committer = committer(GroupCommitter.Limits.defaults());
+        CompletableFuture<Result> f = committer.submit(new Command.Tick());
+        replies.get(0).complete(ByteBuffer.wrap(EntryCodec.encodeResults(List.of())));
+        assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).hasMessageContaining("answered 0 results");
+    }
+
+    @Test
+    void callersAreCompletedOnTheCommitterExecutor() throws Exception {
+        GroupCommitter committer = committer(GroupCommitter.Limits.defaults());
+        CompletableFuture<String> thread = committer.submit(new Command.ClearQueue("q"))
+                .thenApply(r -> Thread.currentThread().getName());
+        answer(0);
+        assertThat(thread.get(10, TimeUnit.SECONDS)).isEqualTo("committer-test");
+    }
+
+    @Test
+    void closeFailsQueuedAndInFlightCommands() {
+        GroupCommitter committer = committer(new GroupCommitter.Limits(1, 100, 1 << 20, 1 << 20));
+        CompletableFuture<Result> inflight = committer.submit(new Command.Tick());
+        CompletableFuture<Result> queued = committer.submit(new Command.Tick());
+        committer.close();
+        assertThat(inflight).isCompletedExceptionally();
+        assertThat(queued).isCompletedExceptionally();
+        assertThat(committer.submit(new Command.Tick())).isCompletedExceptionally();
+    }
+}

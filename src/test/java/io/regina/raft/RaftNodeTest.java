@@ -1,0 +1,210 @@
+package io.regina.raft;
+
+import io.regina.queue.ClusterStatus;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.regina.queue.Command;
+import io.regina.queue.QueueOptions;
+import io.regina.queue.Result;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.retry.RetryPolicies;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A real single-node Ratis group in a temp dir, with the fake state (see {@link FakeState}). */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RaftNodeTest {
+
+    @TempDir
+    Path dir;
+
+    RaftNodeSettings settings(int port) {
+        return RaftNodeSettings.singleNode(dir, port)
+                .withSnapshotThreshold(20)
+                .withTickIntervalMs(100)
+                .withStartTimeout(Duration.ofSeconds(30));
+    }
+
+    static BrokerStateMachine<FakeState> fakeMachine(RaftMetrics metrics) {
+        return new BrokerStateMachine<>(FakeState.ADAPTER, metrics,
+                RaftNode.maxRequestBytes(GroupCommitter.Limits.defaults()));
+    }
+
+    static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after 30 s waiting for " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void concurrentCommandsAreGroupCommittedAnsweredInOrderAndSurviveARestart() throws Exception {
+        int port = FakeState.freePort();
+        RaftMetrics metrics = new RaftMetrics();
+        BrokerStateMachine<FakeState> machine = fakeMachine(metrics);
+        List<String> deliverable = new CopyOnWriteList();
+        machine.onDeliverable(deliverable::add);
+        List<String> ids = new ArrayList<>();
+        try (RaftNode node = new RaftNode(settings(port), machine, metrics)) {
+            node.start();
+            assertThat(node.isLeader()).isTrue();
+            assertThat(node.status().role()).isEqualTo("LEADER");
+            assertThat(Files.isDirectory(node.storageDir().resolve(RaftNode.GROUP_ID.getUuid().toString()))).isTrue();
+
+            Result configured = node.submit(new Command.Configure("orders", null, null, QueueOptions.defaults()))
+                    .get(30, TimeUnit.SECONDS);
+            assertThat(configured).isInstanceOf(Result.Configured.class);
+
+            // 200 commands from 8 threads at once
+            ExecutorService pool = Executors.newFixedThreadPool(8);
+            CountDownLatch go = new CountDownLatch(1);
+            ConcurrentHashMap<String, CompletableFuture<Result>> futures = new ConcurrentHashMap<>();
+            List<CompletableFuture<?>> submitted = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                int thread = t;
+                submitted.add(CompletableFuture.runAsync(() -> {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    for (int i = 0; i < 25; i++) {
+                        String id = "m-" + thread + "-" + i;
+                        futures.put(id, node.submit(FakeState.push("orders", id)));
+                    }
+                }, pool));
+            }
+            go.countDown();
+            CompletableFuture.allOf(submitted.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+            pool.shutdown();
+            assertThat(futures).hasSize(200);
+            for (var e : futures.entrySet()) {
+                Result r = e.getValue().get(30, TimeUnit.SECONDS);
+                assertThat(r).isInstanceOf(Result.Pushed.class);
+                assertThat(((Result.Pushed) r).outcomes().get(0).messageId()).as("answer of %s", e.getKey())
+                        .isEqualTo(e.getKey());
+                ids.add(e.getKey());
+            }
+            assertThat(metrics.commandsSubmitted()).isGreaterThanOrEqualTo(201);
+            assertThat(metrics.maxCommandsPerEntry()).as("commands per entry under concurrency").isGreaterThan(1);
+            assertThat(metrics.entriesSubmitted()).isLessThan(metrics.commandsSubmitted());
+            List<String> stored = machine.read(s -> s.ids("orders"));
+            assertThat(stored).containsExactlyInAnyOrderElementsOf(ids);
+            assertThat(deliverable).contains("orders");
+            assertThat(machine.lastNow()).isGreaterThan(1_600_000_000_000L);
+
+            await("a tick", () -> machine.read(s -> s.ticks) > 0);
+            await("a snapshot", () -> node.status().lastSnapshotIndex() > 0);
+            ClusterStatus status = node.status();
+            assertThat(status.appliedIndex()).isGreaterThan(0);
+            assertThat(status.commitIndex()).isGreaterThanOrEqualTo(status.appliedIndex());
+            assertThat(status.peers()).singleElement().satisfies(p -> {
+                assertThat(p.id()).isEqualTo("n1");
+                assertThat(p.role()).isEqualTo("LEADER");
+            });
+        }
+
+        // restart on the same directory: snapshot + log tail bring the state back
+        RaftMetrics metrics2 = new RaftMetrics();
+        BrokerStateMachine<FakeState> machine2 = fakeMachine(metrics2);
+        try (RaftNode node = new RaftNode(settings(port), machine2, metrics2)) {
+            node.start();
+            List<String> recovered = machine2.read(s -> s.ids("orders"));
+            assertThat(recovered).containsExactlyInAnyOrderElementsOf(ids);
+            assertThat(machine2.latestSnapshotIndex()).isGreaterThan(0);
+            Result r = node.submit(FakeState.push("orders", "after-restart")).get(30, TimeUnit.SECONDS);
+            assertThat(((Result.Pushed) r).outcomes().get(0).messageId()).isEqualTo("after-restart");
+            int size = machine2.read(s -> s.size("orders"));
+            assertThat(size).isEqualTo(201);
+        }
+        // retention keeps two snapshot files
+        try (Stream<Path> files = Files.walk(dir)) {
+            List<Path> snapshots = files.filter(p -> p.getFileName().toString().matches("snapshot\\.\\d+_\\d+"))
+                    .toList();
+            assertThat(snapshots).hasSizeBetween(1, 2);
+        }
+    }
+
+    @Test
+    void aRequestThatDoesNotDecodeIsRejectedBeforeTheLog() throws Exception {
+        int port = FakeState.freePort();
+        RaftMetrics metrics = new RaftMetrics();
+        BrokerStateMachine<FakeState> machine = fakeMachine(metrics);
+        try (RaftNode node = new RaftNode(settings(port).withTickIntervalMs(0), machine, metrics)) {
+            node.start();
+            long before = node.status().commitIndex();
+            RaftProperties properties = new RaftProperties();
+            RaftGroup group = RaftGroup.valueOf(RaftNode.GROUP_ID,
+                    RaftPeer.newBuilder().setId("n1").setAddress("127.0.0.1:" + port).build());
+            try (RaftClient client = RaftClient.newBuilder().setProperties(properties).setRaftGroup(group)
+                    .setRetryPolicy(RetryPolicies.noRetry()).build()) {
+                byte[] bad = {1, 0, 0, 0, 1, 99}; // version 1, one command, op code 99
+                CompletableFuture<RaftClientReply> reply = client.async().send(Message.valueOf(
+                        org.apache.ratis.thirdparty.com.google.protobuf.ByteString.copyFrom(bad)));
+                assertThatThrownBy(() -> {
+                    RaftClientReply r = reply.get(30, TimeUnit.SECONDS);
+                    if (!r.isSuccess()) {
+                        throw r.getException();
+                    }
+                }).hasStackTraceContaining("unknown command op code 99");
+            }
+            long applied = machine.read(s -> s.applied);
+            assertThat(applied).isZero();
+            assertThat(node.status().commitIndex()).isEqualTo(before);
+        }
+    }
+
+    @Test
+    void aThrowingDomainBugIsAnsweredAsARejectionAndTheNodeLives() throws Exception {
+        RaftMetrics metrics = new RaftMetrics();
+        BrokerStateMachine<FakeState> machine = fakeMachine(metrics);
+        try (RaftNode node = new RaftNode(settings(FakeState.freePort()).withTickIntervalMs(0), machine, metrics)) {
+            node.start();
+            Result r = node.submit(new Command.ClearQueue("boom")).get(30, TimeUnit.SECONDS);
+            assertThat(r).isInstanceOfSatisfying(Result.Rejected.class,
+                    rejected -> assertThat(rejected.message()).contains("a domain bug"));
+            assertThat(metrics.applyErrors()).isEqualTo(1);
+            assertThat(node.submit(FakeState.push("q", "m")).get(30, TimeUnit.SECONDS))
+                    .isInstanceOf(Result.Pushed.class);
+        }
+    }
+
+    @Test
+    void aClosedNodeRefusesCommands() throws Exception {
+        RaftMetrics metrics = new RaftMetrics();
+        RaftNode node = new RaftNode(settings(FakeState.freePort()), fakeMachine(metrics), metrics);
+        node.start();
+        node.close();
+        assertThatThrownBy(() -> node.submit(new Command.Tick()).get(5, TimeUnit.SECONDS))
+                .hasMessageContaining("shutting down");
+        assertThat(node.status().role()).isEqualTo("STOPPED");
+    }
+
+    /** A thread-safe list for listener callbacks. */
+    static final class CopyOnWriteList extends java.util.concurrent.CopyOnWriteArrayList<String> { }
+}

@@ -1,0 +1,162 @@
+package io.regina.raft;
+
+import io.regina.queue.ClusterStatus;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.regina.queue.Result;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three RaftNodes on loopback in one JVM, each with its own temp dir and the fake state: leader
+ * election, forwarding from a follower, leader failover, no acknowledged write lost, and a
+ * restarted node catching up.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class ThreeNodeClusterIT {
+
+    @TempDir
+    Path dir;
+
+    final List<RaftNode> nodes = new ArrayList<>();
+    final List<BrokerStateMachine<FakeState>> machines = new ArrayList<>();
+    List<RaftNodeSettings.PeerAddress> peers;
+
+    @AfterEach
+    void closeAll() {
+        nodes.forEach(n -> {
+            if (n != null) {
+                n.close();
+            }
+        });
+    }
+
+    RaftNodeSettings settings(int i) {
+        return new RaftNodeSettings("n" + (i + 1), peers, 0, dir.resolve("n" + (i + 1)), 30,
+                GroupCommitter.Limits.defaults(), 0, Duration.ofSeconds(30), null, null);
+    }
+
+    void build(int i) {
+        RaftMetrics metrics = new RaftMetrics();
+        BrokerStateMachine<FakeState> machine = new BrokerStateMachine<>(FakeState.ADAPTER, metrics,
+                RaftNode.maxRequestBytes(GroupCommitter.Limits.defaults()));
+        RaftNode node = new RaftNode(settings(i), machine, metrics);
+        if (i < nodes.size()) {
+            nodes.set(i, node);
+            machines.set(i, machine);
+        } else {
+            nodes.add(node);
+            machines.add(machine);
+        }
+    }
+
+    static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after 30 s waiting for " + what);
+            }
+            Thread.sleep(25);
+        }
+    }
+
+    int leaderIndex() {
+        for (int i = 0; i < nodes.size(); i++) {
+            RaftNode n = nodes.get(i);
+            if (n != null && n.isRunning() && n.isLeader()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    List<String> pushAll(RaftNode through, String prefix, int count) throws Exception {
+        List<CompletableFuture<Result>> futures = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String id = prefix + "-" + i;
+            ids.add(id);
+            futures.add(through.submit(FakeState.push("jobs", id)));
+        }
+        for (int i = 0; i < count; i++) {
+            Result r = futures.get(i).get(30, TimeUnit.SECONDS);
+            assertThat(((Result.Pushed) r).outcomes().get(0).messageId()).isEqualTo(ids.get(i));
+        }
+        return ids;
+    }
+
+    @Test
+    void electsForwardsFailsOverAndLosesNothingAcknowledged() throws Exception {
+        peers = List.of(new RaftNodeSettings.PeerAddress("n1", "127.0.0.1", FakeState.freePort()),
+                new RaftNodeSettings.PeerAddress("n2", "127.0.0.1", FakeState.freePort()),
+                new RaftNodeSettings.PeerAddress("n3", "127.0.0.1", FakeState.freePort()));
+        for (int i = 0; i < 3; i++) {
+            build(i);
+        }
+        List<CompletableFuture<Void>> starts = new ArrayList<>();
+        for (RaftNode node : nodes) {
+            starts.add(CompletableFuture.runAsync(() -> {
+                try {
+                    node.start();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+        }
+        CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        await("a leader", () -> leaderIndex() >= 0);
+        int leader = leaderIndex();
+        int follower = (leader + 1) % 3;
+        assertThat(nodes.get(follower).leaderId()).isEqualTo(nodes.get(leader).nodeId());
+
+        // writes through a follower are forwarded to the leader
+        Set<String> acknowledged = new HashSet<>(pushAll(nodes.get(follower), "via-follower", 60));
+        assertThat(nodes.get(follower).metrics().entriesForwarded()).isGreaterThan(0);
+        acknowledged.addAll(pushAll(nodes.get(leader), "via-leader", 60));
+        for (int i = 0; i < 3; i++) {
+            BrokerStateMachine<FakeState> m = machines.get(i);
+            await("node " + i + " applies 120", () -> m.<Integer>read(s -> s.size("jobs")) == 120);
+        }
+        ClusterStatus status = nodes.get(leader).status();
+        assertThat(status.role()).isEqualTo("LEADER");
+        assertThat(status.peers()).hasSize(3);
+        assertThat(status.peers()).allSatisfy(p -> assertThat(p.matchIndex()).isGreaterThan(0));
+
+        // the leader dies; the two others elect a new one and keep accepting commands
+        nodes.get(leader).close();
+        int oldLeader = leader;
+        await("a new leader", () -> leaderIndex() >= 0 && leaderIndex() != oldLeader);
+        int newLeader = leaderIndex();
+        int survivor = 3 - oldLeader - newLeader;
+        acknowledged.addAll(pushAll(nodes.get(survivor), "after-failover-follower", 40));
+        acknowledged.addAll(pushAll(nodes.get(newLeader), "after-failover-leader", 40));
+
+        for (int i : new int[] {newLeader, survivor}) {
+            BrokerStateMachine<FakeState> m = machines.get(i);
+            await("node " + i + " applies every acknowledged push",
+                    () -> m.<List<String>>read(s -> s.ids("jobs")).containsAll(acknowledged));
+            List<String> ids = m.read(s -> s.ids("jobs"));
+            assertThat(new HashSet<>(ids)).isEqualTo(acknowledged);
+        }
+
+        // the old leader comes back on its directory and catches up (log or snapshot install)
+        build(oldLeader);
+        nodes.get(oldLeader).start();
+        BrokerStateMachine<FakeState> back = machines.get(oldLeader);
+        await("the restarted node catches up",
+                () -> back.<List<String>>read(s -> s.ids("jobs")).containsAll(acknowledged));
+    }
+}
