@@ -115,6 +115,11 @@ set -e
 if [ "$STATUS" = 124 ]; then
   echo "the benchmark client hit the ${LIMIT} s limit and was stopped: no table" >&2
 fi
+PAUSES=$(grep -c "Detected pause" "$LOG" || true)
+LONGEST=$(grep -o "approximately [0-9.]*s" "$LOG" | sort -t' ' -k2 -g | tail -1 | cut -d' ' -f2 || true)
+NOTE="- broker log ($LOG): $PAUSES JVM/host pauses reported by Ratis' JvmPauseMonitor${LONGEST:+, longest $LONGEST}"
+echo "$NOTE"
+[ -f target/bench/results.md ] && echo "$NOTE" >> target/bench/results.md
 stop_broker
 trap - EXIT
 exit "$STATUS"

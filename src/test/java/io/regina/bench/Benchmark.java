@@ -91,6 +91,7 @@ public final class Benchmark {
         Set<String> lanes = new HashSet<>(Arrays.asList(
                 opts.getOrDefault("lanes", "push,pool,paced,partitions").split(",")));
         String started = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+        String loadBefore = loadAverage();
         long t0 = System.nanoTime();
         bench.warmUp();
         long budget = TimeUnit.SECONDS.toNanos(Long.parseLong(opts.getOrDefault("budget-seconds",
@@ -117,7 +118,7 @@ public final class Benchmark {
             }
         }
         double minutes = (System.nanoTime() - t0) / 60e9;
-        String conditions = bench.conditions(opts, started, minutes);
+        String conditions = bench.conditions(opts, started, minutes, loadBefore, loadAverage());
         String table = bench.table();
         String md = conditions + "\n" + table + "\n" + String.join("\n", bench.notes) + "\n";
         System.out.println(md);
@@ -168,6 +169,7 @@ public final class Benchmark {
             Counters c = new Counters();
             RaftSample before = raftSample();
             CpuSample cpuBefore = cpu();
+            String laneError = null;
             try {
                 String body = pushBody(q, null, batch, 0, null);
                 AtomicLong queued = new AtomicLong();
@@ -191,14 +193,19 @@ public final class Benchmark {
                 if (err == null && queued.get() == 0) {
                     err = "no message was queued";
                 }
+                if (err != null && c.byStatus.containsKey(413)) {
+                    err += " (request body " + body.getBytes(StandardCharsets.UTF_8).length / 1024 + " KiB)";
+                }
+                laneError = err;
                 String check = "queued " + queued.get() + ", partial answers " + partial.get();
                 record(key, "msgs/s", "msg/s", run, err == null ? queued.get() / elapsed : Double.NaN, err, c, check);
                 record(key, "requests/s", "req/s", run, err == null ? c.ok.get() / elapsed : Double.NaN, err, c, "");
                 recordCpu(key, run, cpuBefore, queued.get(), "msgs");
             } catch (Exception e) {
-                record(key, "msgs/s", "msg/s", run, Double.NaN, describe(e), c, "");
+                laneError = describe(e);
+                record(key, "msgs/s", "msg/s", run, Double.NaN, laneError, c, "");
             }
-            recordRaft(key, run, before);
+            recordRaft(key, run, before, laneError);
             safeDelete(q);
         }
     }
@@ -279,7 +286,7 @@ public final class Benchmark {
             record(key, "HTTP requests per job", "req/job", run,
                     err == null ? (double) c.requests.get() / jobs : Double.NaN, err, c, "");
             recordCpu(key, run, cpuBefore, jobs, "jobs");
-            recordRaft(key, run, before);
+            recordRaft(key, run, before, err);
         } catch (Exception e) {
             record(key, "jobs/s", "jobs/s", run, Double.NaN, describe(e), c, "");
         }
@@ -415,7 +422,7 @@ public final class Benchmark {
             record(key, "achieved rate", "jobs/s", run,
                     err == null ? drain.completed.get() / elapsed : Double.NaN, err, c, "");
             recordCpu(key, run, cpuBefore, drain.completed.get(), "jobs");
-            recordRaft(key, run, before);
+            recordRaft(key, run, before, err);
         } catch (Exception e) {
             record(key, "dispatch→job end p50", "ms", run, Double.NaN, describe(e), c, "");
         }
@@ -648,6 +655,9 @@ public final class Benchmark {
 
     /** Picks the entries and commands counters among the regina_raft metrics: submitted first, else applied. */
     private static String[] raftCounters(Map<String, Double> values) {
+        if (values.containsKey("regina_raft_entries_total") && values.containsKey("regina_raft_commands_total")) {
+            return new String[] {"regina_raft_entries_total", "regina_raft_commands_total"};
+        }
         for (String kind : new String[] {"submit", "appl"}) {
             String entries = null;
             String commands = null;
@@ -670,9 +680,10 @@ public final class Benchmark {
         return null;
     }
 
-    private void recordRaft(String key, int run, RaftSample before) {
+    private void recordRaft(String key, int run, RaftSample before, String laneError) {
         RaftSample after = raftSample();
-        String err = before.error != null ? before.error : after.error;
+        String err = laneError != null ? "not measured: the lane failed"
+                : before.error != null ? before.error : after.error;
         String[] names = err == null ? raftCounters(after.values) : null;
         if (err == null && names == null) {
             err = "no regina_raft entries/commands counters in /actuator/prometheus (found: "
@@ -691,6 +702,17 @@ public final class Benchmark {
         record(key, "commands per Raft entry", "cmd/entry", run,
                 entries > 0 ? commands / entries : Double.NaN, entries > 0 ? null : "no Raft entries counted", null,
                 String.format(Locale.ROOT, "%.0f commands in %.0f entries", commands, entries));
+        String flushes = after.values.keySet().stream().filter(n -> n.contains("flush") && n.endsWith("_total"))
+                .findFirst().orElse(null);
+        if (flushes != null) {
+            double n = after.values.get(flushes) - before.values.getOrDefault(flushes, 0.0);
+            String flushNote = "- commands per log flush = " + used.substring(0, used.indexOf(" / ")) + " / Δ" + flushes;
+            if (!notes.contains(flushNote)) {
+                notes.add(flushNote);
+            }
+            record(key, "commands per Raft log flush", "cmd/flush", run, n > 0 ? commands / n : Double.NaN,
+                    n > 0 ? null : "no log flush counted", null, String.format(Locale.ROOT, "%.0f flushes", n));
+        }
     }
 
     private record CpuSample(long ticks, long nanos) {
@@ -949,7 +971,17 @@ public final class Benchmark {
         return sb.toString();
     }
 
-    private String conditions(Map<String, String> opts, String started, double minutes) {
+    private static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return f[0] + " / " + f[1] + " / " + f[2];
+        } catch (Exception e) {
+            return "unknown";
+        }
+    }
+
+    private String conditions(Map<String, String> opts, String started, double minutes, String loadBefore,
+                              String loadAfter) {
         StringBuilder sb = new StringBuilder();
         sb.append("## Regina benchmark — ").append(started).append("\n\n");
         sb.append("| condition | value |\n|---|---|\n");
@@ -967,6 +999,8 @@ public final class Benchmark {
         sb.append("| workers | push: 16 producers; pool: 32; paced: 16; partition scale: 1 (sequential) |\n");
         sb.append("| stripes | pool: 32 and 1; paced: 16; partition scale: named partitions p-N |\n");
         sb.append("| client | java.net.http HttpClient, HTTP/1.1 keep-alive, thread pools, same machine |\n");
+        sb.append("| host load average (1/5/15 min) | before ").append(loadBefore).append(", after ")
+                .append(loadAfter).append(" — anything above the CPU count means other work shared the CPUs |\n");
         sb.append("| mode | ").append(quick ? "quick" : "full").append(", ").append(runs)
                 .append(runs == 1 ? " run per lane (no spread)" : " runs per lane: median and min–max")
                 .append(", ").append(fmt(minutes)).append(" min |\n");
