@@ -36,7 +36,7 @@ class ApiErrors {
     ResponseEntity<ErrorResponse> status(ResponseStatusException e) {
         if (e.getStatusCode().value() == HttpStatus.CONTENT_TOO_LARGE.value()) {
             return ResponseEntity.status(e.getStatusCode()).body(new ErrorResponse(
-                    "The request body is too large (the limit is spring.codec.max-in-memory-size, 16 MiB by "
+                    "The request body is too large (the limit is spring.http.codecs.max-in-memory-size, 16 MiB by "
                             + "default): split it into smaller requests"));
         }
         return ResponseEntity.status(e.getStatusCode()).body(new ErrorResponse(
