@@ -5,6 +5,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -147,8 +148,10 @@ final class BrokerClient {
             Throwable cause = e.getCause();
             message = cause != null && cause.getMessage() != null ? cause.getMessage() : "";
         }
-        String kind = e.getClass().getSimpleName();
-        return message.isBlank() ? kind : kind + " " + message;
+        if (message.isBlank() && e instanceof ConnectException) {
+            return "connection refused";
+        }
+        return message.isBlank() ? e.getClass().getSimpleName() : message;
     }
 
     private static String abbreviate(String text) {
