@@ -37,11 +37,12 @@ import java.util.concurrent.Callable;
         footerHeading = "%nExit codes:%n",
         footer = {
             "  0  ok",
-            "  1  the operation failed, something was not found, or queue:monitor raised an ALERT",
-            "  2  usage error (bad arguments, HTTP 400 from the broker, queue:clear without --force)",
+            "  1  the operation failed, not found, or queue:monitor found an ALERT",
+            "  2  usage error: bad arguments (also HTTP 400 from the broker),",
+            "     or a refusal such as queue:clear without --force",
             "  3  the broker is unreachable",
             "",
-            "The broker's URL: --url, else the REGINA_URL environment variable, else " + ReginaCli.DEFAULT_URL + ".",
+            "The broker's URL: --url, else $REGINA_URL, else " + ReginaCli.DEFAULT_URL + ".",
         })
 public final class ReginaCli implements Callable<Integer> {
     public static final int OK = 0;
@@ -77,6 +78,7 @@ public final class ReginaCli implements Callable<Integer> {
     /** The command tree; {@code env} supplies {@code REGINA_URL}. Set out/err on the result to capture them. */
     static CommandLine commandLine(Map<String, String> env) {
         CommandLine commandLine = new CommandLine(new ReginaCli(env));
+        commandLine.addSubcommand("queue:help", new CommandLine.HelpCommand());
         commandLine.setExecutionExceptionHandler((exception, command, parseResult) -> {
             PrintWriter err = command.getErr();
             if (exception instanceof CliException) {
@@ -100,7 +102,7 @@ public final class ReginaCli implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        err.println("Missing command: give one of the queue:* commands below.");
+        err.println("Missing command: give one of the queue:* commands below (queue:help COMMAND for its options).");
         spec.commandLine().usage(err);
         err.flush();
         return USAGE;

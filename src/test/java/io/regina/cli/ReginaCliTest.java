@@ -86,6 +86,18 @@ class ReginaCliTest {
     }
 
     @Test
+    void queueHelpListsEveryCommandAndTheExitCodes() {
+        CliRun run = CliRun.run("queue:help");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("queue:failed", "queue:retry", "queue:forget", "queue:flush",
+                "queue:prune-failed", "queue:size", "queue:monitor", "queue:pause", "queue:resume", "queue:clear",
+                "Exit codes:", "the broker is unreachable");
+        CliRun one = CliRun.run("queue:help", "queue:clear");
+        assertThat(one.exitCode()).isZero();
+        assertThat(one.out()).contains("--force");
+    }
+
+    @Test
     void failedBuildsTheQueryAndPrintsATable() {
         broker.on("GET", "/api/v1/failed-jobs", 200, PAGE);
         CliRun run = cli("queue:failed", "--queue=emails", "--q=smtp time", "--from=2026-01-01T00:00:00Z",
