@@ -46,7 +46,8 @@ final class BrokerClient {
                     + "': expected http://host:port, e.g. " + ReginaCli.DEFAULT_URL);
         }
         this.baseUrl = url;
-        this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT)
+                .build();
     }
 
     String baseUrl() {

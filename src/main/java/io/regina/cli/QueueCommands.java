@@ -86,7 +86,8 @@ final class QueueCommands {
 
         @Override
         int execute(BrokerClient broker) {
-            BrokerClient.Answer answer = broker.post(queuePath(queue) + "/pause", BrokerClient.JSON.createObjectNode());
+            BrokerClient.Answer answer = broker.post(queuePath(queue) + "/pause",
+                    BrokerClient.JSON.createObjectNode());
             if (!printedJson(answer)) {
                 out().println("Paused queue '" + queue + "': pushes are accepted, nothing is delivered until "
                         + "queue:resume.");
@@ -102,7 +103,8 @@ final class QueueCommands {
 
         @Override
         int execute(BrokerClient broker) {
-            BrokerClient.Answer answer = broker.post(queuePath(queue) + "/resume", BrokerClient.JSON.createObjectNode());
+            BrokerClient.Answer answer = broker.post(queuePath(queue) + "/resume",
+                    BrokerClient.JSON.createObjectNode());
             if (!printedJson(answer)) {
                 out().println("Resumed queue '" + queue + "'.");
             }

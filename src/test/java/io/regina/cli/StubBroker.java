@@ -34,9 +34,8 @@ final class StubBroker implements AutoCloseable {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             String method = exchange.getRequestMethod();
             String path = exchange.getRequestURI().getRawPath();
-            requests.add(new Request(method, exchange.getRequestURI().getRawPath()
-                    + (exchange.getRequestURI().getRawQuery() == null ? "" : "?" + exchange.getRequestURI().getRawQuery()),
-                    body));
+            String query = exchange.getRequestURI().getRawQuery();
+            requests.add(new Request(method, path + (query == null ? "" : "?" + query), body));
             Reply reply = replies.getOrDefault(method + " " + path, new Reply(404, "{\"error\":\"not stubbed\"}"));
             byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
