@@ -4,6 +4,7 @@ import io.regina.api.dto.ErrorResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
+import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -23,8 +24,27 @@ class ApiErrors {
         return ResponseEntity.status(e.status()).body(new ErrorResponse(e.getMessage()));
     }
 
+    /**
+     * A body past spring.http.codecs.max-in-memory-size (Spring answers it with a 413 status exception,
+     * or lets the buffer limit escape). A 5xx here would make Queen's clients retry the same body three
+     * times; a bare "413 CONTENT_TOO_LARGE" would not say what to do.
+     */
+    @ExceptionHandler(DataBufferLimitException.class)
+    ResponseEntity<ErrorResponse> tooLarge(DataBufferLimitException e) {
+        return tooLarge();
+    }
+
+    private static ResponseEntity<ErrorResponse> tooLarge() {
+        return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(new ErrorResponse(
+                "The request body is too large for one request (see spring.http.codecs.max-in-memory-size); "
+                        + "send fewer or smaller messages per request"));
+    }
+
     @ExceptionHandler(ServerWebInputException.class)
     ResponseEntity<ErrorResponse> unreadable(ServerWebInputException e) {
+        if (e.getMostSpecificCause() instanceof DataBufferLimitException) {
+            return tooLarge();
+        }
         String reason = e.getReason() == null ? "Malformed request" : e.getReason();
         Throwable cause = e.getMostSpecificCause();
         String detail = cause != null && cause != e ? ": " + firstLine(cause.getMessage()) : "";
@@ -35,9 +55,7 @@ class ApiErrors {
     @ExceptionHandler(ResponseStatusException.class)
     ResponseEntity<ErrorResponse> status(ResponseStatusException e) {
         if (e.getStatusCode().value() == HttpStatus.CONTENT_TOO_LARGE.value()) {
-            return ResponseEntity.status(e.getStatusCode()).body(new ErrorResponse(
-                    "The request body is too large (the limit is spring.http.codecs.max-in-memory-size, 16 MiB by "
-                            + "default): split it into smaller requests"));
+            return tooLarge();
         }
         return ResponseEntity.status(e.getStatusCode()).body(new ErrorResponse(
                 e.getReason() == null ? e.getStatusCode().toString() : e.getReason()));
@@ -48,6 +66,9 @@ class ApiErrors {
         Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
         if (cause instanceof ApiException api) {
             return refused(api);
+        }
+        if (cause instanceof DataBufferLimitException) {
+            return tooLarge();
         }
         if (cause instanceof TimeoutException) {
             return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)

@@ -7,6 +7,7 @@ import io.regina.api.dto.PoppedMessage;
 import io.regina.queue.Command;
 import io.regina.queue.Result;
 import io.regina.queue.SubscriptionMode;
+import io.regina.queue.Views;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -16,8 +17,11 @@ import reactor.core.publisher.Mono;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * {@code GET /api/v1/pop/...}. A pop is a replicated command (it moves cursors and takes a lease);
@@ -29,6 +33,8 @@ class PopController {
     static final String QUEUE_MODE = "__QUEUE_MODE__";
     private static final int MAX_BATCH = 10_000;
     private static final long MAX_TIMEOUT_MS = 10 * 60 * 1000L;
+    /** How often a namespace/task long-poll looks again for queues created while it waits. */
+    private static final Duration RECHECK = Duration.ofSeconds(1);
 
     private final Broker broker;
     private final PopWaiters waiters;
@@ -52,31 +58,104 @@ class PopController {
         return pop(queue, "Default".equals(partition) ? null : partition, query);
     }
 
+    /**
+     * {@code GET /api/v1/pop?namespace=&task=}: Queen's clients pop "any queue of this namespace and/or
+     * task" this way ({@code queue().namespace(n).consume(...)}, no queue name). It is not one command:
+     * the matching queues are tried highest {@code priority} first, each with one ordinary wildcard pop
+     * for what the batch still lacks, so every message keeps its own queue's lease, partitionId and
+     * retry counter and is acked as usual. The top-level fields describe the first queue that delivered.
+     */
+    @GetMapping("/api/v1/pop")
+    Mono<ResponseEntity<PopResponse>> popMatching(@RequestParam Map<String, String> query) {
+        String namespace = blankToNull(query.get("namespace"));
+        String task = blankToNull(query.get("task"));
+        if (namespace == null && task == null) {
+            throw ApiException.badRequest("Give 'namespace' and/or 'task', or pop one queue with "
+                    + "/api/v1/pop/queue/{queue}");
+        }
+        Options options = Options.read(query);
+        Supplier<List<String>> queues = () -> broker.read(s -> matching(s.queues(), namespace, task));
+        Supplier<Mono<Result.Popped>> look = () -> collect(queues.get(), 0, options, new ArrayList<>(), null);
+        // A queue of the namespace created while this poll waits has no waiter armed: look again at least
+        // every RECHECK so it is found without a push to one of the queues already watched.
+        Mono<Result.Popped> result = options.longPoll()
+                ? longPoll(queues, options.group(), null, look,
+                        System.nanoTime() + Duration.ofMillis(options.timeout()).toNanos(), RECHECK)
+                : look.get();
+        return result.map(this::answer);
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
+    }
+
+    /** Queue names of that namespace and task (null matches any), highest priority first, then by name. */
+    private static List<String> matching(List<Views.QueueSummary> all, String namespace, String task) {
+        return all.stream()
+                .filter(q -> (namespace == null || namespace.equals(q.namespace()))
+                        && (task == null || task.equals(q.task())))
+                .sorted(Comparator.comparingInt((Views.QueueSummary q) -> q.options().priority()).reversed()
+                        .thenComparing(Views.QueueSummary::name))
+                .map(Views.QueueSummary::name)
+                .toList();
+    }
+
+    /** Pops queue after queue until the batch is full or every matching queue was tried once. */
+    private Mono<Result.Popped> collect(List<String> queues, int index, Options options,
+                                        List<Result.Delivery> delivered, Result.Popped first) {
+        if (index >= queues.size() || delivered.size() >= options.batch()) {
+            if (first == null) {
+                return Mono.just(Result.Popped.empty(null, options.group()));
+            }
+            return Mono.just(new Result.Popped(first.queue(), first.partition(), first.partitionId(), first.leaseId(),
+                    first.group(), delivered, first.partitionsClaimed()));
+        }
+        Attempt attempt = options.attempt(queues.get(index), null, options.batch() - delivered.size(), 1);
+        return attempt(attempt).flatMap(popped -> {
+            delivered.addAll(popped.messages());
+            Result.Popped firstNow = first == null && !popped.messages().isEmpty() ? popped : first;
+            return collect(queues, index + 1, options, delivered, firstNow);
+        });
+    }
+
     private Mono<ResponseEntity<PopResponse>> pop(String queue, String partition, Map<String, String> query) {
-        int batch = (int) bounded(query, "batch", 1, 1, MAX_BATCH);
-        boolean wait = flag(query.get("wait"));
-        long timeout = bounded(query, "timeout", 30_000, 0, MAX_TIMEOUT_MS);
-        String group = query.getOrDefault("consumerGroup", QUEUE_MODE);
-        if (group.isEmpty()) {
-            group = QUEUE_MODE;
-        }
-        SubscriptionMode mode = SubscriptionMode.ALL;
-        long from = 0;
-        String modeText = query.get("subscriptionMode");
-        String fromText = query.get("subscriptionFrom");
-        if ("new".equals(modeText) || "new-only".equals(modeText) || "now".equals(fromText)) {
-            mode = SubscriptionMode.NEW;
-        } else if (fromText != null && !fromText.isEmpty()) {
-            mode = SubscriptionMode.FROM;
-            from = Times.parse(fromText, "subscriptionFrom");
-        }
-        boolean autoAck = flag(query.get("autoAck"));
+        Options options = Options.read(query);
         int partitions = partition == null ? (int) bounded(query, "partitions", 1, 1, 1000) : 1;
-        Attempt attempt = new Attempt(queue, partition, group, batch, autoAck, mode, from, partitions);
-        Mono<Result.Popped> result = wait
-                ? longPoll(attempt, System.nanoTime() + Duration.ofMillis(timeout).toNanos())
+        Attempt attempt = options.attempt(queue, partition, options.batch(), partitions);
+        Mono<Result.Popped> result = options.longPoll()
+                ? longPoll(() -> List.of(queue), options.group(), partition, () -> attempt(attempt),
+                        System.nanoTime() + Duration.ofMillis(options.timeout()).toNanos(), null)
                 : attempt(attempt);
         return result.map(this::answer);
+    }
+
+    /** The query parameters every pop route shares. */
+    private record Options(int batch, boolean longPoll, long timeout, String group, SubscriptionMode mode, long from,
+                           boolean autoAck) {
+        static Options read(Map<String, String> query) {
+            int batch = (int) bounded(query, "batch", 1, 1, MAX_BATCH);
+            boolean wait = flag(query.get("wait"));
+            long timeout = bounded(query, "timeout", 30_000, 0, MAX_TIMEOUT_MS);
+            String group = query.getOrDefault("consumerGroup", QUEUE_MODE);
+            if (group.isEmpty()) {
+                group = QUEUE_MODE;
+            }
+            SubscriptionMode mode = SubscriptionMode.ALL;
+            long from = 0;
+            String modeText = query.get("subscriptionMode");
+            String fromText = query.get("subscriptionFrom");
+            if ("new".equals(modeText) || "new-only".equals(modeText) || "now".equals(fromText)) {
+                mode = SubscriptionMode.NEW;
+            } else if (fromText != null && !fromText.isEmpty()) {
+                mode = SubscriptionMode.FROM;
+                from = Times.parse(fromText, "subscriptionFrom");
+            }
+            return new Options(batch, wait, timeout, group, mode, from, flag(query.get("autoAck")));
+        }
+
+        Attempt attempt(String queue, String partition, int batch, int partitions) {
+            return new Attempt(queue, partition, group, batch, autoAck, mode, from, partitions);
+        }
     }
 
     private record Attempt(String queue, String partition, String group, int batch, boolean autoAck,
@@ -93,24 +172,45 @@ class PopController {
         return broker.submit(attempt.command(), Result.Popped.class);
     }
 
-    private Mono<Result.Popped> longPoll(Attempt attempt, long deadline) {
+    /**
+     * Looks, and if nothing came, waits for a push to one of the watched queues (or {@code recheck}, when
+     * not null) and looks again, until something comes or the deadline passes.
+     */
+    private Mono<Result.Popped> longPoll(Supplier<List<String>> watched, String group, String partition,
+                                         Supplier<Mono<Result.Popped>> look, long deadline, Duration recheck) {
         return Mono.defer(() -> {
-            PopWaiters.Waiter waiter = waiters.arm(attempt.queue(), attempt.group(), attempt.partition());
-            return attempt(attempt).flatMap(popped -> {
+            List<String> queues = watched.get();
+            List<PopWaiters.Waiter> parked = new ArrayList<>(queues.size());
+            List<CompletableFuture<Void>> wakes = new ArrayList<>(queues.size());
+            for (String queue : queues) {
+                PopWaiters.Waiter waiter = waiters.arm(queue, group, partition);
+                parked.add(waiter);
+                wakes.add(waiter.wake());
+            }
+            Runnable disarm = () -> {
+                for (int i = 0; i < queues.size(); i++) {
+                    waiters.disarm(queues.get(i), parked.get(i));
+                }
+            };
+            return look.get().flatMap(popped -> {
                 long remaining = deadline - System.nanoTime();
                 if (!popped.messages().isEmpty() || remaining <= 0) {
-                    waiters.disarm(attempt.queue(), waiter);
+                    disarm.run();
                     if (!popped.messages().isEmpty()) {
                         // A wake-up this pop did not need may have been spent on it: hand the turn on.
-                        waiters.wake(attempt.queue());
+                        queues.forEach(waiters::wake);
                     }
                     return Mono.just(popped);
                 }
-                return Mono.fromFuture(waiter.wake(), true)
-                        .timeout(Duration.ofNanos(remaining), Mono.empty())
-                        .doFinally(signal -> waiters.disarm(attempt.queue(), waiter))
+                Duration wait = Duration.ofNanos(remaining);
+                if (recheck != null && recheck.compareTo(wait) < 0) {
+                    wait = recheck;
+                }
+                return Mono.fromFuture(CompletableFuture.anyOf(wakes.toArray(CompletableFuture[]::new)), true)
+                        .timeout(wait, Mono.empty())
+                        .doFinally(signal -> disarm.run())
                         .then(Mono.defer(() -> System.nanoTime() >= deadline ? Mono.just(popped)
-                                : longPoll(attempt, deadline)));
+                                : longPoll(watched, group, partition, look, deadline, recheck)));
             });
         });
     }

@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
 
 /** Configure, delete and inspect queues (API.md A2, A3 and B2). */
 @RestController
@@ -97,6 +99,42 @@ class QueueController {
         }
         json.put("partitionList", partitions);
         return json;
+    }
+
+    /**
+     * {@code GET /api/v1/resources/namespaces} and {@code …/tasks}: Queen's Admin API lists them; same
+     * shape as Queen, {@code {namespaces: [{namespace, queues, partitions, messages: {total, pending}}]}}.
+     */
+    @GetMapping("/api/v1/resources/namespaces")
+    Map<String, Object> namespaces() {
+        return Map.of("namespaces", groupedBy("namespace", Views.QueueSummary::namespace));
+    }
+
+    @GetMapping("/api/v1/resources/tasks")
+    Map<String, Object> tasks() {
+        return Map.of("tasks", groupedBy("task", Views.QueueSummary::task));
+    }
+
+    private List<Map<String, Object>> groupedBy(String field, Function<Views.QueueSummary, String> key) {
+        Map<String, List<Views.QueueSummary>> groups = new TreeMap<>();
+        for (Views.QueueSummary summary : broker.read(s -> s.queues())) {
+            String name = key.apply(summary);
+            if (name != null && !name.isEmpty()) {
+                groups.computeIfAbsent(name, n -> new ArrayList<>()).add(summary);
+            }
+        }
+        List<Map<String, Object>> rows = new ArrayList<>();
+        groups.forEach((name, queues) -> {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put(field, name);
+            row.put("queues", queues.size());
+            row.put("partitions", queues.stream().mapToLong(Views.QueueSummary::partitions).sum());
+            row.put("messages", Map.of(
+                    "total", queues.stream().mapToLong(Views.QueueSummary::storedMessages).sum(),
+                    "pending", queues.stream().mapToLong(q -> q.depth().pending()).sum()));
+            rows.add(row);
+        });
+        return rows;
     }
 
     @GetMapping("/api/v1/resources/overview")
