@@ -46,6 +46,9 @@ public final class BrokerState {
     boolean popMaintenanceMode;
     long nextPendingSeq = 1;
     long lastNow;
+    /** What the timers fired at the start of the current apply (not state: reset every apply). */
+    private int expiredByTimers;
+    private int releasedByTimers;
     private final Set<String> deliverable = new LinkedHashSet<>();
 
     /** A recorded trace event. */
@@ -210,7 +213,7 @@ public final class BrokerState {
             long keepFrom = partition.log.tailSeq();
             for (Group group : queue.groups.values()) {
                 Cursor cursor = group.cursors.get(partition.name);
-                keepFrom = Math.min(keepFrom, cursor.claim != null ? cursor.next : cursor.next);
+                keepFrom = Math.min(keepFrom, cursor.next);
                 if (cursor.claim != null) {
                     for (long seq : cursor.claim.seqs) {
                         keepFrom = Math.min(keepFrom, seq);
@@ -368,8 +371,10 @@ public final class BrokerState {
 
     // ---------------------------------------------------------------- timers and readiness
 
-    private int fireTimers(long now) {
-        int fired = 0;
+    /** Fires every timer due by {@code now}; counts what it did for the {@code Tick} result. */
+    private void fireTimers(long now) {
+        expiredByTimers = 0;
+        releasedByTimers = 0;
         Timers.Timer timer;
         while ((timer = timers.pollDue(now)) != null) {
             switch (timer.kind()) {
@@ -385,7 +390,7 @@ public final class BrokerState {
                         continue;
                     }
                     expire(lease);
-                    fired++;
+                    expiredByTimers++;
                 }
                 case DELAYED -> {
                     DelayedMessage waiting = (DelayedMessage) timer.target();
@@ -398,7 +403,7 @@ public final class BrokerState {
                     append(waiting.partition, waiting.id, waiting.transactionId, waiting.traceId,
                             waiting.producerSub, waiting.bodyRef, waiting.createdAt, now, waiting.onlyGroup,
                             waiting.baseAttempts, waiting.retryOf);
-                    fired++;
+                    releasedByTimers++;
                 }
                 case RECHECK -> {
                     Cursor cursor = (Cursor) timer.target();
@@ -411,7 +416,6 @@ public final class BrokerState {
                 }
             }
         }
-        return fired;
     }
 
     private boolean isLive(Cursor cursor) {
@@ -1024,7 +1028,7 @@ public final class BrokerState {
                 removed += removeExpired(partition, now);
             }
         }
-        return new Result.Ticked(0, 0, removed);
+        return new Result.Ticked(expiredByTimers, releasedByTimers, removed);
     }
 
     private int removeExpired(Partition partition, long now) {

@@ -39,8 +39,9 @@ class LeaseTest {
         broker.pop("q");
         assertThat(broker.state().leaseCount()).isEqualTo(1);
 
-        broker.advanceSeconds(10).tick();
+        Result.Ticked ticked = broker.advanceSeconds(10).tick();
 
+        assertThat(ticked.expiredLeases()).isEqualTo(1);
         assertThat(broker.state().leaseCount()).isZero();
         assertThat(broker.state().mayDeliver("q", null, null)).isTrue();
         assertThat(broker.state().depth("q", null).pending()).isEqualTo(1);
