@@ -84,6 +84,7 @@ class DashboardScreensTest {
     void clients() {
         views.reset();
         bus.reset();
+        web = web.mutate().responseTimeout(java.time.Duration.ofSeconds(30)).build();
         admin = web.mutateWith(mockUser("ada").roles("ADMIN")).mutateWith(csrf());
         viewer = web.mutateWith(mockUser("vic").roles("VIEWER")).mutateWith(csrf());
     }
