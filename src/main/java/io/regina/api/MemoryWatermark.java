@@ -5,6 +5,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
@@ -18,6 +19,7 @@ import java.util.List;
 class MemoryWatermark {
     private final double maxFraction;
     private final List<MemoryPoolMXBean> heapPools;
+    private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
 
     MemoryWatermark(@Value("${regina.memory.max-heap-fraction:0.85}") double maxFraction) {
         this.maxFraction = maxFraction;
@@ -28,6 +30,7 @@ class MemoryWatermark {
 
     void checkPush() {
         long max = Runtime.getRuntime().maxMemory();
+        long limit = (long) (max * maxFraction);
         long live = 0;
         for (MemoryPoolMXBean pool : heapPools) {
             MemoryUsage afterGc = pool.getCollectionUsage();
@@ -35,7 +38,9 @@ class MemoryWatermark {
                 live += afterGc.getUsed();
             }
         }
-        if (max > 0 && live > max * maxFraction) {
+        // "After the last GC" goes stale once a big queue is deleted and no old-generation GC ran since;
+        // the heap in use right now bounds what is live from above, so below the limit it clears us.
+        if (max > 0 && live > limit && memory.getHeapMemoryUsage().getUsed() > limit) {
             throw new ApiException(HttpStatus.TOO_MANY_REQUESTS, "The broker's memory is full ("
                     + (live >> 20) + " MiB live of " + (max >> 20) + " MiB): consume messages before pushing more");
         }
