@@ -33,4 +33,30 @@ public record QueueOptions(
     public long leaseMillis() {
         return leaseTime * 1000L;
     }
+
+    /** Writes every option in declaration order: the layout of snapshots and log entries. */
+    public void writeTo(StateWriter out) {
+        out.writeInt(leaseTime);
+        out.writeInt(maxSize);
+        out.writeInt(ttl);
+        out.writeInt(retryLimit);
+        out.writeInt(retryDelay);
+        out.writeBoolean(deadLetterQueue);
+        out.writeBoolean(dlqAfterMaxRetries);
+        out.writeInt(priority);
+        out.writeInt(delayedProcessing);
+        out.writeInt(windowBuffer);
+        out.writeInt(retentionSeconds);
+        out.writeInt(completedRetentionSeconds);
+        out.writeBoolean(retentionEnabled);
+        out.writeBoolean(encryptionEnabled);
+        out.writeInt(maxWaitTimeSeconds);
+        out.writeInt(stripes);
+    }
+
+    public static QueueOptions readFrom(StateReader in) {
+        return new QueueOptions(in.readInt(), in.readInt(), in.readInt(), in.readInt(), in.readInt(),
+                in.readBoolean(), in.readBoolean(), in.readInt(), in.readInt(), in.readInt(), in.readInt(),
+                in.readInt(), in.readBoolean(), in.readBoolean(), in.readInt(), in.readInt());
+    }
 }

@@ -85,7 +85,7 @@ final class StateImage {
         out.writeString(queue.name);
         out.writeString(queue.namespace);
         out.writeString(queue.task);
-        writeOptions(out, queue.options);
+        queue.options.writeTo(out);
         out.writeBoolean(queue.paused);
         out.writeInt(queue.partitions.size());
         for (Partition partition : queue.partitions.values()) {
@@ -204,7 +204,7 @@ final class StateImage {
         String name = in.readString();
         String namespace = in.readString();
         String task = in.readString();
-        BrokerQueue queue = new BrokerQueue(name, namespace, task, readOptions(in));
+        BrokerQueue queue = new BrokerQueue(name, namespace, task, QueueOptions.readFrom(in));
         queue.paused = in.readBoolean();
         state.queues.put(name, queue);
         for (int p = in.readInt(); p > 0; p--) {
@@ -256,31 +256,6 @@ final class StateImage {
                 group.ready.add(group.cursors.get(in.readString()));
             }
         }
-    }
-
-    static void writeOptions(StateWriter out, QueueOptions o) {
-        out.writeInt(o.leaseTime());
-        out.writeInt(o.maxSize());
-        out.writeInt(o.ttl());
-        out.writeInt(o.retryLimit());
-        out.writeInt(o.retryDelay());
-        out.writeBoolean(o.deadLetterQueue());
-        out.writeBoolean(o.dlqAfterMaxRetries());
-        out.writeInt(o.priority());
-        out.writeInt(o.delayedProcessing());
-        out.writeInt(o.windowBuffer());
-        out.writeInt(o.retentionSeconds());
-        out.writeInt(o.completedRetentionSeconds());
-        out.writeBoolean(o.retentionEnabled());
-        out.writeBoolean(o.encryptionEnabled());
-        out.writeInt(o.maxWaitTimeSeconds());
-        out.writeInt(o.stripes());
-    }
-
-    static QueueOptions readOptions(StateReader in) {
-        return new QueueOptions(in.readInt(), in.readInt(), in.readInt(), in.readInt(), in.readInt(),
-                in.readBoolean(), in.readBoolean(), in.readInt(), in.readInt(), in.readInt(), in.readInt(),
-                in.readInt(), in.readBoolean(), in.readBoolean(), in.readInt(), in.readInt());
     }
 
     private static void writePushItem(StateWriter out, Command.PushItem item) {

@@ -466,31 +466,14 @@ public final class EntryCodec {
         if (!writePresence(out, o)) {
             return;
         }
-        out.writeInt(o.leaseTime());
-        out.writeInt(o.maxSize());
-        out.writeInt(o.ttl());
-        out.writeInt(o.retryLimit());
-        out.writeInt(o.retryDelay());
-        out.writeBoolean(o.deadLetterQueue());
-        out.writeBoolean(o.dlqAfterMaxRetries());
-        out.writeInt(o.priority());
-        out.writeInt(o.delayedProcessing());
-        out.writeInt(o.windowBuffer());
-        out.writeInt(o.retentionSeconds());
-        out.writeInt(o.completedRetentionSeconds());
-        out.writeBoolean(o.retentionEnabled());
-        out.writeBoolean(o.encryptionEnabled());
-        out.writeInt(o.maxWaitTimeSeconds());
-        out.writeInt(o.stripes());
+        o.writeTo(out);
     }
 
     private static QueueOptions readOptions(ByteSource in) {
         if (!readPresence(in, "queue options")) {
             return null;
         }
-        return new QueueOptions(in.readInt(), in.readInt(), in.readInt(), in.readInt(), in.readInt(),
-                in.readBoolean(), in.readBoolean(), in.readInt(), in.readInt(), in.readInt(), in.readInt(),
-                in.readInt(), in.readBoolean(), in.readBoolean(), in.readInt(), in.readInt());
+        return QueueOptions.readFrom(in);
     }
 
     private static void writePushItems(ByteSink out, List<Command.PushItem> items) {

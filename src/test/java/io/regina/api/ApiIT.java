@@ -1,6 +1,6 @@
 package io.regina.api;
 
-import io.regina.testing.FreePorts;
+import io.regina.testing.TestNode;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,8 +15,6 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -35,18 +33,10 @@ class ApiIT {
     WebTestClient http;
 
     @DynamicPropertySource
-    static void node(DynamicPropertyRegistry registry) throws IOException {
-        registry.add("regina.data-dir", () -> tempDir());
-        registry.add("regina.raft-port", FreePorts::next);
+    static void node(DynamicPropertyRegistry registry) {
+        TestNode.register(registry);
     }
 
-    private static String tempDir() {
-        try {
-            return Files.createTempDirectory("regina-api-it").toString();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     @BeforeEach
     void client() {

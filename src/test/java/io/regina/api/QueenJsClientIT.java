@@ -1,6 +1,6 @@
 package io.regina.api;
 
-import io.regina.testing.FreePorts;
+import io.regina.testing.TestNode;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -12,8 +12,6 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -41,18 +39,10 @@ class QueenJsClientIT {
     WebTestClient http;
 
     @DynamicPropertySource
-    static void node(DynamicPropertyRegistry registry) throws IOException {
-        registry.add("regina.data-dir", () -> tempDir());
-        registry.add("regina.raft-port", FreePorts::next);
+    static void node(DynamicPropertyRegistry registry) {
+        TestNode.register(registry);
     }
 
-    private static String tempDir() {
-        try {
-            return Files.createTempDirectory("regina-queen-js-it").toString();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     @BeforeEach
     void client() {

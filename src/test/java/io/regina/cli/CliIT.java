@@ -2,6 +2,7 @@ package io.regina.cli;
 
 import io.regina.testing.BrokerProcess;
 import io.regina.testing.FreePorts;
+import io.regina.testing.TestNode;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -13,9 +14,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,17 +39,9 @@ class CliIT {
 
     @DynamicPropertySource
     static void node(DynamicPropertyRegistry registry) {
-        registry.add("regina.data-dir", CliIT::tempDir);
-        registry.add("regina.raft-port", FreePorts::next);
+        TestNode.register(registry);
     }
 
-    private static String tempDir() {
-        try {
-            return Files.createTempDirectory("regina-cli-it").toString();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     @BeforeEach
     void client() {

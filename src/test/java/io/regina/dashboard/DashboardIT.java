@@ -1,6 +1,6 @@
 package io.regina.dashboard;
 
-import io.regina.testing.FreePorts;
+import io.regina.testing.TestNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -68,10 +68,8 @@ class DashboardIT {
     int port;
 
     @DynamicPropertySource
-    static void node(DynamicPropertyRegistry registry) throws IOException {
-        Path dir = Files.createTempDirectory("regina-dashboard-it");
-        registry.add("regina.data-dir", dir::toString);
-        registry.add("regina.raft-port", FreePorts::next);
+    static void node(DynamicPropertyRegistry registry) {
+        TestNode.register(registry);
         registry.add("regina.dashboard.users.vic.password",
                 () -> "{bcrypt}" + new BCryptPasswordEncoder().encode("vic-secret"));
     }
