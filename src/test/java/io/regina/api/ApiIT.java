@@ -465,6 +465,89 @@ class ApiIT {
         assertThat(cluster.get("peers")).hasSize(1);
     }
 
+    @Test
+    void partitionRouteMultiPartitionClaimsAndBatchAck() {
+        String q = queue();
+        post("/api/v1/push", "{\"items\":[{\"queue\":\"" + q + "\",\"partition\":\"a\",\"payload\":1},"
+                + "{\"queue\":\"" + q + "\",\"partition\":\"a\",\"payload\":2},"
+                + "{\"queue\":\"" + q + "\",\"partition\":\"b\",\"payload\":3}]}", 201);
+        JsonNode fromB = pop(q + "/partition/b", "");
+        assertThat(fromB.get("partition").asString()).isEqualTo("b");
+        assertThat(fromB.get("messages").get(0).get("data").asInt()).isEqualTo(3);
+        http.get().uri("/api/v1/pop/queue/" + q + "/partition/b").exchange().expectStatus().isNoContent();
+
+        JsonNode both = pop(q, "consumerGroup=multi&partitions=2&batch=10");
+        assertThat(both.get("partitionsClaimed").asInt()).isEqualTo(2);
+        assertThat(both.get("messages")).hasSize(3);
+        StringBuilder acks = new StringBuilder();
+        for (JsonNode m : both.get("messages")) {
+            acks.append(acks.length() == 0 ? "" : ",").append("{\"transactionId\":\"")
+                    .append(m.get("transactionId").asString()).append("\",\"partitionId\":\"")
+                    .append(m.get("partitionId").asString()).append("\",\"leaseId\":\"")
+                    .append(m.get("leaseId").asString()).append("\"}");
+        }
+        JsonNode acked = post("/api/v1/ack/batch", "{\"consumerGroup\":\"multi\",\"acknowledgments\":["
+                + acks + "]}", 200);
+        assertThat(acked).hasSize(3).allMatch(a -> a.get("success").asBoolean());
+        assertThat(acked.get(2).get("index").asInt()).isEqualTo(2);
+        http.get().uri("/api/v1/pop/queue/" + q + "?consumerGroup=multi").exchange().expectStatus().isNoContent();
+    }
+
+    @Test
+    void subscriptionNewSkipsWhatCameBefore() {
+        String q = queue();
+        push(q, "\"old\"");
+        http.get().uri("/api/v1/pop/queue/" + q + "?consumerGroup=fresh&subscriptionMode=new").exchange()
+                .expectStatus().isNoContent();
+        push(q, "\"new\"");
+        JsonNode popped = pop(q, "consumerGroup=fresh&subscriptionMode=new");
+        assertThat(popped.get("messages")).hasSize(1);
+        assertThat(popped.get("messages").get(0).get("data").asString()).isEqualTo("new");
+        JsonNode all = pop(q, "consumerGroup=everything&batch=10");
+        assertThat(all.get("messages")).hasSize(2);
+    }
+
+    @Test
+    void handBackUncountsTheAttemptAndRetryAfterMsBacksOff() {
+        String q = queue();
+        push(q, "{\"job\":1}");
+        JsonNode first = pop(q, "").get("messages").get(0);
+        assertThat(ack(first, "retry", "").get("leaseReleased").asBoolean()).isTrue();
+        JsonNode again = pop(q, "").get("messages").get(0);
+        assertThat(again.get("attempts").asInt()).as("a hand-back does not count").isEqualTo(1);
+        JsonNode backedOff = post("/api/v1/ack", "{\"transactionId\":\"" + again.get("transactionId").asString()
+                + "\",\"partitionId\":\"" + again.get("partitionId").asString() + "\",\"status\":\"failed\","
+                + "\"error\":\"later\",\"retryAfterMs\":300}", 200).get(0);
+        assertThat(backedOff.get("success").asBoolean()).isTrue();
+        http.get().uri("/api/v1/pop/queue/" + q).exchange().expectStatus().isNoContent();
+        JsonNode later = pop(q, "wait=true&timeout=5000").get("messages").get(0);
+        assertThat(later.get("attempts").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void readViewsDescribeQueuesGroupsAndMessages() {
+        String q = queue();
+        JsonNode pushed = post("/api/v1/push", "{\"items\":[{\"queue\":\"" + q
+                + "\",\"transactionId\":\"look-me-up\",\"payload\":{\"k\":1}}]}", 201);
+        pop(q, "consumerGroup=readers&autoAck=true");
+        JsonNode list = get("/api/v1/resources/queues", 200);
+        assertThat(list.get("queues").findValuesAsString("name")).contains(q);
+        JsonNode detail = get("/api/v1/resources/queues/" + q, 200);
+        assertThat(detail.get("consumerGroups").get(0).asString()).isEqualTo("readers");
+        assertThat(detail.get("partitionList").get(0).get("name").asString()).isEqualTo("Default");
+        JsonNode groups = get("/api/v1/consumer-groups", 200);
+        assertThat(groups.findValuesAsString("consumerGroup")).contains("readers");
+        JsonNode found = get("/api/v1/messages?id=look-me-up", 200).get("messages").get(0);
+        assertThat(found.get("id").asString()).isEqualTo(pushed.get(0).get("message_id").asString());
+        assertThat(found.get("queue").asString()).isEqualTo(q);
+        JsonNode subscription = post("/api/v1/consumer-groups/readers/subscription",
+                "{\"subscriptionTimestamp\":\"2026-01-01T00:00:00Z\"}", 200);
+        assertThat(subscription.get("queuesUpdated").asInt()).isEqualTo(1);
+        JsonNode deleted = delete("/api/v1/consumer-groups/readers", 200);
+        assertThat(deleted.get("deletedPartitions").asInt()).isEqualTo(1);
+        assertThat(get("/api/v1/resources/queues/" + q, 200).get("consumerGroups")).isEmpty();
+    }
+
     /** Each malformed request gets a 4xx with an error message, and changes nothing. */
     @ParameterizedTest(name = "{0} {1} -> {3}")
     @CsvSource(delimiter = '|', value = {
