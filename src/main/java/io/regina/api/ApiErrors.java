@@ -19,6 +19,29 @@ import java.util.concurrent.TimeoutException;
 class ApiErrors {
     private static final Logger log = LoggerFactory.getLogger(ApiErrors.class);
 
+    /**
+     * The answer the handlers below give for {@code e}, for routes that the controller advice does not
+     * cover (the functional hot routes); null when no handler would take it.
+     */
+    ResponseEntity<ErrorResponse> handle(Throwable e) {
+        if (e instanceof ApiException api) {
+            return refused(api);
+        }
+        if (e instanceof DataBufferLimitException limit) {
+            return tooLarge(limit);
+        }
+        if (e instanceof ServerWebInputException input) {
+            return unreadable(input);
+        }
+        if (e instanceof ResponseStatusException status) {
+            return status(status);
+        }
+        if (e instanceof Exception other) {
+            return unavailable(other);
+        }
+        return null;
+    }
+
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ErrorResponse> refused(ApiException e) {
         return ResponseEntity.status(e.status()).body(new ErrorResponse(e.getMessage()));

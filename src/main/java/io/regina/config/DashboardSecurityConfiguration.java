@@ -3,6 +3,7 @@ package io.regina.config;
 import io.regina.dashboard.DashboardRoutes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -15,6 +16,7 @@ import org.springframework.security.core.userdetails.UserDetails;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.web.server.SecurityWebFilterChain;
+import org.springframework.security.web.server.WebFilterChainProxy;
 import org.springframework.security.web.server.authentication.RedirectServerAuthenticationFailureHandler;
 import org.springframework.security.web.server.authentication.RedirectServerAuthenticationSuccessHandler;
 import org.springframework.security.web.server.authentication.logout.RedirectServerLogoutSuccessHandler;
@@ -67,6 +69,18 @@ public class DashboardSecurityConfiguration {
                 })
                 .httpBasic(ServerHttpSecurity.HttpBasicSpec::disable)
                 .build();
+    }
+
+    /** Keeps Spring Security's per-request firewall off the hot Queen API paths (no chain matches them). */
+    @Bean
+    static BeanPostProcessor apiSecurityBypass() {
+        return new BeanPostProcessor() {
+            @Override
+            public Object postProcessAfterInitialization(Object bean, String name) {
+                return bean instanceof WebFilterChainProxy proxy && !(bean instanceof ApiSecurityBypass)
+                        ? new ApiSecurityBypass(proxy) : bean;
+            }
+        };
     }
 
     @Bean
