@@ -1,0 +1,170 @@
+package io.regina.raft;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
+import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
+import org.apache.ratis.protocol.exceptions.NotLeaderException;
+import org.apache.ratis.protocol.exceptions.RaftException;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends the {@link GroupCommitter}'s entries to the leader: straight into the local server when this
+ * node leads (no RPC hop, a stable client id and rising call ids for the retry cache), else through a
+ * {@link RaftClient} to the remote leader; an entry the local server refuses because it just lost
+ * leadership is forwarded too. Every continuation hops to the reply executor, never runs on a Ratis
+ * thread.
+ */
+final class LeaderRouter implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LeaderRouter.class);
+
+    private final RaftNodeSettings settings;
+    private final RaftGroup group;
+    private final LocalServer local;
+    private final ExecutorService replyExecutor;
+    private final RaftMetrics metrics;
+    private final RaftPeerId selfId;
+    private final ClientId clientId = ClientId.randomId();
+    private final AtomicLong callIds = new AtomicLong();
+    private final Object clientLock = new Object();
+    private RaftClient forwardClient;
+
+    LeaderRouter(RaftNodeSettings settings, RaftGroup group, LocalServer local, ExecutorService replyExecutor,
+            RaftMetrics metrics) {
+        this.settings = settings;
+        this.group = group;
+        this.local = local;
+        this.replyExecutor = replyExecutor;
+        this.metrics = metrics;
+        this.selfId = RaftPeerId.valueOf(settings.nodeId());
+    }
+
+    /** Sends one encoded entry; completes with the encoded results. */
+    CompletableFuture<ByteBuffer> send(byte[] request) {
+        RaftServer s = local.server();
+        RaftServer.Division d = local.division();
+        if (s == null || d == null) {
+            return CompletableFuture.failedFuture(new IllegalStateException(
+                    local.isClosing() ? "the raft node is shutting down" : "the raft node is not started"));
+        }
+        Message message = Message.valueOf(UnsafeByteOperations.unsafeWrap(request));
+        if (!d.getInfo().isLeader()) {
+            return forward(message);
+        }
+        RaftClientRequest clientRequest = RaftClientRequest.newBuilder()
+                .setClientId(clientId)
+                .setServerId(selfId)
+                .setGroupId(RaftNode.GROUP_ID)
+                .setCallId(callIds.incrementAndGet())
+                .setMessage(message)
+                .setType(RaftClientRequest.writeRequestType())
+                .build();
+        CompletableFuture<RaftClientReply> reply;
+        try {
+            reply = s.submitClientRequestAsync(clientRequest);
+        } catch (IOException | RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        return reply.handleAsync((r, error) -> {
+            Throwable failure = error != null ? unwrap(error) : r.isSuccess() ? null : r.getException();
+            if (failure == null) {
+                return CompletableFuture.completedFuture(r.getMessage().getContent().asReadOnlyByteBuffer());
+            }
+            if (isLeadershipFailure(failure)) {
+                LOG.debug("{} lost leadership ({}); forwarding the entry", settings.nodeId(), failure.toString());
+                return forward(message);
+            }
+            return CompletableFuture.<ByteBuffer>failedFuture(failure);
+        }, replyExecutor).thenCompose(f -> f);
+    }
+
+    private static boolean isLeadershipFailure(Throwable t) {
+        return t instanceof NotLeaderException || t instanceof LeaderNotReadyException
+                || t instanceof LeaderSteppingDownException;
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        while (t instanceof CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    private CompletableFuture<ByteBuffer> forward(Message message) {
+        RaftClient client;
+        try {
+            client = forwardClient();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        metrics.recordEntryForwarded();
+        CompletableFuture<RaftClientReply> reply;
+        try {
+            reply = client.async().send(message);
+        } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        return reply.handleAsync((r, error) -> {
+            if (error != null) {
+                throw new CompletionException(unwrap(error));
+            }
+            if (!r.isSuccess()) {
+                RaftException e = r.getException();
+                throw new CompletionException(e != null ? e : new IOException("entry failed: " + r));
+            }
+            return r.getMessage().getContent().asReadOnlyByteBuffer();
+        }, replyExecutor);
+    }
+
+    private RaftClient forwardClient() {
+        synchronized (clientLock) {
+            if (forwardClient == null) {
+                if (local.isClosing()) {
+                    throw new IllegalStateException("the raft node is shutting down");
+                }
+                forwardClient = RaftClient.newBuilder()
+                        .setProperties(RatisProperties.forwardingClient(settings))
+                        .setRaftGroup(group)
+                        .setClientId(ClientId.randomId())
+                        .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(150,
+                                RatisProperties.duration(200)))
+                        .build();
+            }
+            return forwardClient;
+        }
+    }
+
+    /** Closes the forwarding client; a later forward is refused, the node is closing. */
+    @Override
+    public void close() {
+        RaftClient client;
+        synchronized (clientLock) {
+            client = forwardClient;
+            forwardClient = null;
+        }
+        if (client != null) {
+            try {
+                client.close();
+            } catch (IOException e) {
+                LOG.warn("closing the forwarding client of {}", settings.nodeId(), e);
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.regina.raft;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.client.RaftClientConfigKeys;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.rpc.SupportedRpcType;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+
+/** Ratis' settings for one node's server and its forwarding client; every value that matters for durability is set. */
+final class RatisProperties {
+
+    private RatisProperties() {
+    }
+
+    static Path storageDir(RaftNodeSettings settings) {
+        return settings.dataDir().resolve("raft");
+    }
+
+    static RaftProperties server(RaftNodeSettings settings) {
+        RaftProperties p = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
+        RaftNodeSettings.PeerAddress self = settings.self();
+        GrpcConfigKeys.Server.setPort(p, self.port());
+        if (settings.singleNode()) {
+            GrpcConfigKeys.Server.setHost(p, self.host()); // the embedded node listens on loopback only
+        }
+        long maxEntry = RaftNode.maxRequestBytes(settings.limits());
+        int bufferBytes = (int) Math.max(16L << 20, 2 * maxEntry);
+        GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(2L * bufferBytes));
+
+        RaftServerConfigKeys.setStorageDir(p, List.of(storageDir(settings).toFile()));
+        RaftServerConfigKeys.setRemovedGroupsDir(p, settings.dataDir().resolve("raft-removed-groups").toFile());
+
+        // durability: acknowledge only after fsync; log-metadata lets a node recover its commit index
+        RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, false);
+        RaftServerConfigKeys.Log.setAsyncFlushEnabled(p, false);
+        RaftServerConfigKeys.Log.setLogMetadataEnabled(p, true);
+        RaftServerConfigKeys.Log.StateMachineData.setSync(p, true);
+        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(Math.max(32L << 20, 4 * maxEntry)));
+        RaftServerConfigKeys.Log.setPreallocatedSize(p, SizeInBytes.valueOf(4L << 20));
+        // an entry must fit in the write buffer (a bigger one stops the log worker) and the appender buffer
+        // (Ratis requires write buffer >= appender byte limit + 8)
+        RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(bufferBytes + (1L << 20)));
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf(bufferBytes));
+
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, settings.snapshotThreshold());
+        RaftServerConfigKeys.Snapshot.setTriggerWhenStopEnabled(p, true);
+        RaftServerConfigKeys.Snapshot.setRetentionFileNum(p, 2);
+
+        // small CI VMs: GC or fsync pauses must not cause elections
+        RaftServerConfigKeys.Rpc.setTimeoutMin(p, duration(settings.rpcTimeoutMin().toMillis()));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(p, duration(settings.rpcTimeoutMax().toMillis()));
+        RaftServerConfigKeys.Rpc.setRequestTimeout(p, duration(10_000));
+        if (settings.singleNode()) {
+            RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(p, duration(50));
+            RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(p, duration(150));
+        }
+        return p;
+    }
+
+    static RaftProperties forwardingClient(RaftNodeSettings settings) {
+        RaftProperties p = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
+        long maxEntry = RaftNode.maxRequestBytes(settings.limits());
+        GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(Math.max(32L << 20, 4 * maxEntry)));
+        RaftClientConfigKeys.Rpc.setRequestTimeout(p, duration(10_000));
+        return p;
+    }
+
+    static TimeDuration duration(long millis) {
+        return TimeDuration.valueOf(millis, TimeUnit.MILLISECONDS);
+    }
+}
