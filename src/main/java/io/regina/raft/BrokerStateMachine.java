@@ -272,7 +272,7 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
         long started = System.nanoTime();
         TermIndex applied;
         long now;
-        ChunkedBuffer image;
+        ByteSink image;
         lock.readLock().lock();
         try {
             applied = getLastAppliedTermIndex();

@@ -2,16 +2,35 @@ package io.regina.raft;
 
 import io.regina.queue.StateWriter;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.zip.Checksum;
 
 /**
- * A growable byte array that writes the primitives of the binary codecs, big-endian. Strings are a
- * presence byte (0 = null, 1 = present) then, when present, an int length and that many UTF-8
- * bytes, so payloads of any size (beyond {@code writeUTF}'s 64 KB) round-trip.
+ * The one writer of every binary format: log entries, client requests, replies and snapshot
+ * images. Big-endian ints and longs; a boolean is one byte 0 or 1; a string is a presence byte
+ * (0 = null, 1 = present) then, when present, an int length and that many UTF-8 bytes, so strings of
+ * any size (beyond {@code writeUTF}'s 64 KB) round-trip. {@link ByteSource} reads it back.
+ *
+ * <p>An {@linkplain #ByteSink(int) array sink} grows one array and hands it out without a copy
+ * when it was sized exactly: the entry path. A {@linkplain #chunked() chunked sink} fills 1 MB
+ * chunks and never copies what it holds, so a state image may exceed a byte array's 2 GB.
  */
 final class ByteSink implements StateWriter {
 
+    private static final int CHUNK = 1 << 20;
+    private static final int MAX_ARRAY = Integer.MAX_VALUE - 16;
+
+    private final boolean chunked;
+    /** Chunks already filled (chunked sinks only), each with the bytes used in it. */
+    private final List<byte[]> filled;
+    private final List<Integer> filledLengths;
+    private long filledBytes;
     private byte[] buf;
     private int size;
 
@@ -19,19 +38,44 @@ final class ByteSink implements StateWriter {
         this(256);
     }
 
+    /** An array sink; {@code initialCapacity} exact lets {@link #toByteArray()} skip its copy. */
     ByteSink(int initialCapacity) {
-        buf = new byte[Math.max(16, initialCapacity)];
+        this(false, Math.max(16, initialCapacity));
+    }
+
+    private ByteSink(boolean chunked, int capacity) {
+        this.chunked = chunked;
+        this.filled = chunked ? new ArrayList<>() : List.of();
+        this.filledLengths = chunked ? new ArrayList<>() : List.of();
+        this.buf = new byte[capacity];
+    }
+
+    /** A sink of 1 MB chunks, for images of any size. */
+    static ByteSink chunked() {
+        return new ByteSink(true, CHUNK);
     }
 
     private void ensure(int extra) {
+        if (buf.length - size < extra) {
+            grow(extra);
+        }
+    }
+
+    private void grow(int extra) {
+        if (chunked) {
+            filled.add(buf);
+            filledLengths.add(size);
+            filledBytes += size;
+            buf = new byte[Math.max(CHUNK, extra)];
+            size = 0;
+            return;
+        }
         long needed = (long) size + extra;
-        if (needed > Integer.MAX_VALUE - 16) {
+        if (needed > MAX_ARRAY) {
             throw new CodecException("encoded message exceeds 2 GB");
         }
-        if (needed > buf.length) {
-            long grown = Math.max(needed, (long) buf.length * 2);
-            buf = Arrays.copyOf(buf, (int) Math.min(grown, Integer.MAX_VALUE - 16));
-        }
+        long grown = Math.max(needed, (long) buf.length * 2);
+        buf = Arrays.copyOf(buf, (int) Math.min(grown, MAX_ARRAY));
     }
 
     void writeByte(int value) {
@@ -42,14 +86,16 @@ final class ByteSink implements StateWriter {
     @Override
     public void writeInt(int value) {
         ensure(4);
-        buf[size++] = (byte) (value >>> 24);
-        buf[size++] = (byte) (value >>> 16);
-        buf[size++] = (byte) (value >>> 8);
-        buf[size++] = (byte) value;
+        buf[size] = (byte) (value >>> 24);
+        buf[size + 1] = (byte) (value >>> 16);
+        buf[size + 2] = (byte) (value >>> 8);
+        buf[size + 3] = (byte) value;
+        size += 4;
     }
 
     @Override
     public void writeLong(long value) {
+        ensure(8);
         writeInt((int) (value >>> 32));
         writeInt((int) value);
     }
@@ -66,30 +112,73 @@ final class ByteSink implements StateWriter {
             return;
         }
         byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-        writeByte(1);
+        ensure(5);
+        buf[size++] = 1;
         writeInt(bytes.length);
         writeBytes(bytes, 0, bytes.length);
     }
 
     void writeBytes(byte[] bytes, int offset, int length) {
-        ensure(length);
+        if (chunked) {
+            while (length > buf.length - size) {
+                int n = buf.length - size;
+                System.arraycopy(bytes, offset, buf, size, n);
+                size += n;
+                offset += n;
+                length -= n;
+                grow(1);
+            }
+        } else {
+            ensure(length);
+        }
         System.arraycopy(bytes, offset, buf, size, length);
         size += length;
     }
 
-    /** Overwrites an int written earlier at {@code position} (for counts known only at the end). */
-    void patchInt(int position, int value) {
-        buf[position] = (byte) (value >>> 24);
-        buf[position + 1] = (byte) (value >>> 16);
-        buf[position + 2] = (byte) (value >>> 8);
-        buf[position + 3] = (byte) value;
+    /** Writes the presence byte of a nested value; true when the value's fields follow. */
+    boolean writePresence(Object value) {
+        writeByte(value == null ? 0 : 1);
+        return value != null;
     }
 
-    int size() {
-        return size;
+    /** Writes a list's count (-1 for a null list), then each element with {@code element}. */
+    <T> void writeList(List<T> list, BiConsumer<ByteSink, T> element) {
+        writeInt(list == null ? -1 : list.size());
+        if (list != null) {
+            for (T value : list) {
+                element.accept(this, value);
+            }
+        }
     }
 
+    void writeStrings(List<String> strings) {
+        writeList(strings, ByteSink::writeString);
+    }
+
+    long size() {
+        return filledBytes + size;
+    }
+
+    /** The bytes of an array sink: its own array when it is exactly full, else a trimmed copy. */
     byte[] toByteArray() {
-        return Arrays.copyOf(buf, size);
+        if (chunked) {
+            throw new IllegalStateException("a chunked sink is read with writeTo");
+        }
+        return size == buf.length ? buf : Arrays.copyOf(buf, size);
+    }
+
+    /** Writes the content to {@code out}, also feeding {@code checksum} when it is not null. */
+    void writeTo(OutputStream out, Checksum checksum) throws IOException {
+        for (int i = 0; i < filled.size(); i++) {
+            write(out, checksum, filled.get(i), filledLengths.get(i));
+        }
+        write(out, checksum, buf, size);
+    }
+
+    private static void write(OutputStream out, Checksum checksum, byte[] bytes, int length) throws IOException {
+        out.write(bytes, 0, length);
+        if (checksum != null) {
+            checksum.update(bytes, 0, length);
+        }
     }
 }

@@ -2,30 +2,82 @@ package io.regina.raft;
 
 import io.regina.queue.StateReader;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Function;
 
 /**
- * Reads what a {@link ByteSink} wrote. Every read is bounds-checked: running past the end or
- * meeting an impossible length throws a {@link CodecException} naming {@code what} was read.
+ * The one reader of every binary format: reads what a {@link ByteSink} wrote, from a buffer in
+ * memory (log entries, requests, replies) or from a channel through a window it refills (snapshot
+ * images, which may exceed 2 GB). Every read is bounds-checked: running past the end or meeting an
+ * impossible length throws a {@link CodecException} naming {@code what} was read and the offset.
  */
 final class ByteSource implements StateReader {
 
-    private final ByteBuffer in;
+    private static final int WINDOW = 1 << 16;
+
     private final String what;
+    /** The channel the window is refilled from, or null when the whole input is in {@link #in}. */
+    private final ReadableByteChannel more;
+    private ByteBuffer in;
+    /** Bytes still in the channel that belong to the input (beyond the window). */
+    private long unread;
+    /** Bytes consumed before the window's start. */
+    private long consumed;
+    private CharsetDecoder utf8;
 
     ByteSource(ByteBuffer in, String what) {
         this.in = in.slice();
         this.what = what;
+        this.more = null;
+    }
+
+    /** Reads the next {@code length} bytes of {@code channel}. */
+    ByteSource(ReadableByteChannel channel, long length, String what) {
+        this.in = ByteBuffer.allocate(WINDOW).limit(0);
+        this.what = what;
+        this.more = channel;
+        this.unread = length;
     }
 
     private void need(int bytes, String field) {
-        if (bytes < 0 || in.remaining() < bytes) {
-            throw new CodecException(what + " is truncated: reading " + field + " needs " + bytes
-                    + " byte(s) at offset " + in.position() + ", " + in.remaining() + " left");
+        if (in.remaining() < bytes) {
+            refill(bytes, field);
         }
+    }
+
+    /** Makes {@code bytes} readable in the window, or throws: the input ends before them. */
+    private void refill(int bytes, String field) {
+        if (bytes < 0 || more == null || bytes > in.capacity() || bytes - in.remaining() > unread) {
+            throw new CodecException(what + " is truncated: reading " + field + " needs " + bytes
+                    + " byte(s) at offset " + position() + ", " + remaining() + " left");
+        }
+        consumed += in.position();
+        in.compact();
+        try {
+            while (in.position() < bytes) {
+                int room = (int) Math.min(in.remaining(), unread);
+                ByteBuffer target = in.slice().limit(room);
+                int n = more.read(target);
+                if (n < 0) {
+                    throw new CodecException(what + " is truncated: end of file at offset " + (consumed + in.position())
+                            + " with " + unread + " byte(s) still expected");
+                }
+                in.position(in.position() + n);
+                unread -= n;
+            }
+        } catch (IOException e) {
+            throw new CodecException(what + " cannot be read: " + e, e);
+        }
+        in.flip();
     }
 
     int readByte() {
@@ -49,7 +101,7 @@ final class ByteSource implements StateReader {
     public boolean readBoolean() {
         int b = readByte();
         if (b > 1) {
-            throw new CodecException(what + " is corrupt: boolean byte " + b + " at offset " + (in.position() - 1));
+            throw new CodecException(what + " is corrupt: boolean byte " + b + " at offset " + (position() - 1));
         }
         return b == 1;
     }
@@ -62,44 +114,97 @@ final class ByteSource implements StateReader {
         }
         if (flag != 1) {
             throw new CodecException(what + " is corrupt: string presence flag " + flag + " at offset "
-                    + (in.position() - 1));
+                    + (position() - 1));
         }
         int length = readInt();
-        need(length, "a string of " + length + " bytes");
-        ByteBuffer bytes = in.slice();
-        bytes.limit(length);
-        in.position(in.position() + length);
-        try {
-            return StandardCharsets.UTF_8.newDecoder()
+        if (length < 0 || length > remaining()) {
+            throw new CodecException(what + " is truncated: reading a string of " + length + " bytes at offset "
+                    + position() + ", " + remaining() + " left");
+        }
+        ByteBuffer bytes;
+        if (length <= in.capacity()) {
+            need(length, "a string of " + length + " bytes");
+            bytes = in.slice().limit(length);
+            in.position(in.position() + length);
+        } else {
+            bytes = ByteBuffer.wrap(readLarge(length));
+        }
+        if (utf8 == null) {
+            utf8 = StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(bytes).toString();
+                    .onUnmappableCharacter(CodingErrorAction.REPORT);
+        }
+        try {
+            return utf8.decode(bytes).toString();
         } catch (CharacterCodingException e) {
             throw new CodecException(what + " is corrupt: invalid UTF-8 in a string", e);
         }
     }
 
+    /** A string longer than the window, read through it piece by piece. */
+    private byte[] readLarge(int length) {
+        byte[] bytes = new byte[length];
+        int done = 0;
+        while (done < length) {
+            need(Math.min(length - done, in.capacity()), "a string of " + length + " bytes");
+            int n = Math.min(length - done, in.remaining());
+            in.get(bytes, done, n);
+            done += n;
+        }
+        return bytes;
+    }
+
     /** Reads a count of elements that each take at least {@code minBytesEach}; refuses impossible counts. */
     int readCount(String field, int minBytesEach) {
         int count = readInt();
-        if (count < 0 || (long) count * Math.max(1, minBytesEach) > in.remaining()) {
+        if (count < 0 || (long) count * Math.max(1, minBytesEach) > remaining()) {
             throw new CodecException(what + " is corrupt: " + field + " count " + count + " with "
-                    + in.remaining() + " byte(s) left");
+                    + remaining() + " byte(s) left");
         }
         return count;
     }
 
-    int position() {
-        return in.position();
+    /** Reads a presence byte written by {@link ByteSink#writePresence}; true when the value's fields follow. */
+    boolean readPresence(String field) {
+        int flag = readByte();
+        if (flag > 1) {
+            throw new CodecException(what + " is corrupt: presence flag " + flag + " for " + field
+                    + " at offset " + (position() - 1));
+        }
+        return flag == 1;
     }
 
-    int remaining() {
-        return in.remaining();
+    /**
+     * Reads what {@link ByteSink#writeList} wrote: null, or an unmodifiable list (that may hold
+     * nulls, as {@code List.copyOf} would not) of the elements {@code element} reads.
+     */
+    <T> List<T> readList(String field, Function<ByteSource, T> element) {
+        long at = position();
+        int count = readInt();
+        if (count == -1) {
+            return null;
+        }
+        if (count < 0 || count > remaining()) {
+            throw new CodecException(what + " is corrupt: " + field + " count " + count + " at offset "
+                    + at + " with " + remaining() + " byte(s) left");
+        }
+        List<T> list = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            list.add(element.apply(this));
+        }
+        return Collections.unmodifiableList(list);
     }
 
-    /** The unread rest, without consuming it. */
-    ByteBuffer rest() {
-        return in.slice();
+    List<String> readStrings() {
+        return readList("strings", ByteSource::readString);
+    }
+
+    long position() {
+        return consumed + in.position();
+    }
+
+    long remaining() {
+        return in.remaining() + unread;
     }
 
     String what() {

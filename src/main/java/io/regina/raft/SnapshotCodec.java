@@ -48,12 +48,10 @@ public final class SnapshotCodec {
     }
 
     /** Serialises a state into memory (call under the state's read lock; no I/O happens). */
-    static ChunkedBuffer capture(Consumer<StateWriter> writer) {
-        ChunkedBuffer buffer = new ChunkedBuffer();
-        DataStateWriter out = new DataStateWriter(new DataOutputStream(buffer));
-        writer.accept(out);
-        out.flush();
-        return buffer;
+    static ByteSink capture(Consumer<StateWriter> writer) {
+        ByteSink image = ByteSink.chunked();
+        writer.accept(image);
+        return image;
     }
 
     /** Writes a complete snapshot file at {@code target} atomically (temp file, fsync, rename, fsync dir). */
@@ -62,7 +60,7 @@ public final class SnapshotCodec {
         write(target, term, index, lastNow, capture(writer));
     }
 
-    static void write(Path target, long term, long index, long lastNow, ChunkedBuffer state) throws IOException {
+    static void write(Path target, long term, long index, long lastNow, ByteSink state) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path tmp = dir.resolve(target.getFileName() + ".tmp");
@@ -152,11 +150,10 @@ public final class SnapshotCodec {
             }
             Loaded<Void> header = readHeader(file);
             verifyCrc(file, size);
-            try (InputStream raw = Files.newInputStream(file);
-                 DataInputStream in = new DataInputStream(new BufferedInputStream(raw, 1 << 16))) {
-                in.skipNBytes(HEADER_BYTES);
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                channel.position(HEADER_BYTES);
                 long stateLength = size - HEADER_BYTES - TRAILER_BYTES;
-                DataStateReader stateReader = new DataStateReader(in, stateLength, "snapshot " + file);
+                ByteSource stateReader = new ByteSource(channel, stateLength, "snapshot " + file);
                 S state = reader.apply(stateReader);
                 if (stateReader.remaining() != 0) {
                     throw new CodecException("snapshot " + file + ": the state reader left " + stateReader.remaining()

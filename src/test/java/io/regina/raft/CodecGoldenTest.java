@@ -150,12 +150,12 @@ class CodecGoldenTest {
     @Test
     void everyOpHasFixturesInTheVersionThisNodeWrites() {
         Path log = resource(GoldenFixtures.LOG_FIXTURES);
-        for (EntryCodec.CommandOp op : EntryCodec.CommandOp.values()) {
+        for (CommandOp op : CommandOp.values()) {
             String name = GoldenFixtures.fixtureName(op) + ".bin";
             assertThat(log.resolve("request").resolve(name)).as("run GoldenFixtures for the new op %s", op).exists();
             assertThat(log.resolve("entry").resolve(name)).as("run GoldenFixtures for the new op %s", op).exists();
         }
-        for (EntryCodec.ResultOp op : EntryCodec.ResultOp.values()) {
+        for (ResultOp op : ResultOp.values()) {
             String name = GoldenFixtures.fixtureName(op) + ".bin";
             assertThat(log.resolve("reply").resolve(name)).as("run GoldenFixtures for the new op %s", op).exists();
         }

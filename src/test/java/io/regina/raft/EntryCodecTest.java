@@ -153,18 +153,18 @@ class EntryCodecTest {
     @Test
     void everyTypeHasAUniqueStableOpCode() {
         Set<Integer> codes = new HashSet<>();
-        for (EntryCodec.CommandOp op : EntryCodec.CommandOp.values()) {
+        for (CommandOp op : CommandOp.values()) {
             assertThat(codes.add(op.code())).as("duplicate code %s", op.code()).isTrue();
             assertThat(op.code()).isEqualTo(op.ordinal() + 1);
         }
-        assertThat(EntryCodec.CommandOp.values()).hasSize(Command.class.getPermittedSubclasses().length);
-        assertThat(EntryCodec.ResultOp.values()).hasSize(Result.class.getPermittedSubclasses().length);
+        assertThat(CommandOp.values()).hasSize(Command.class.getPermittedSubclasses().length);
+        assertThat(ResultOp.values()).hasSize(Result.class.getPermittedSubclasses().length);
         // the wire table is frozen: these must never change
-        assertThat(EntryCodec.CommandOp.CONFIGURE.code()).isEqualTo(1);
-        assertThat(EntryCodec.CommandOp.TICK.code()).isEqualTo(13);
-        assertThat(EntryCodec.CommandOp.REMOVE_FAILED_JOBS.code()).isEqualTo(19);
-        assertThat(EntryCodec.ResultOp.REJECTED.code()).isEqualTo(1);
-        assertThat(EntryCodec.ResultOp.FAILED_JOBS_REMOVED.code()).isEqualTo(18);
+        assertThat(CommandOp.CONFIGURE.code()).isEqualTo(1);
+        assertThat(CommandOp.TICK.code()).isEqualTo(13);
+        assertThat(CommandOp.REMOVE_FAILED_JOBS.code()).isEqualTo(19);
+        assertThat(ResultOp.REJECTED.code()).isEqualTo(1);
+        assertThat(ResultOp.FAILED_JOBS_REMOVED.code()).isEqualTo(18);
     }
 
     @Test

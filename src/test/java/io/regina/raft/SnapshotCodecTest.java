@@ -56,6 +56,34 @@ class SnapshotCodecTest {
         assertThat(loaded.state()).isEqualTo(expected);
     }
 
+    /** Values straddle the 1 MB chunks of the writer and the 64 KB window of the reader; one string spans chunks. */
+    @Test
+    void anImageOfManyChunksRoundTrips() throws Exception {
+        Path file = dir.resolve("snapshot.2_9");
+        String huge = "é".repeat(1_500_000) + "end";
+        int rounds = 150_000;
+        SnapshotCodec.write(file, 2, 9, 7, out -> {
+            for (int i = 0; i < rounds; i++) {
+                out.writeInt(i);
+                out.writeLong(-i);
+                out.writeBoolean(i % 3 == 0);
+                out.writeString(i % 5 == 0 ? null : "s" + i);
+            }
+            out.writeString(huge);
+        });
+        assertThat(Files.size(file)).isGreaterThan(3L << 20);
+        SnapshotCodec.Loaded<String> loaded = SnapshotCodec.read(file, in -> {
+            for (int i = 0; i < rounds; i++) {
+                assertThat(in.readInt()).isEqualTo(i);
+                assertThat(in.readLong()).isEqualTo(-i);
+                assertThat(in.readBoolean()).isEqualTo(i % 3 == 0);
+                assertThat(in.readString()).isEqualTo(i % 5 == 0 ? null : "s" + i);
+            }
+            return in.readString();
+        });
+        assertThat(loaded.state()).isEqualTo(huge);
+    }
+
     @Test
     void emptyStateRoundTrips() throws Exception {
         Path file = dir.resolve("snapshot.1_1");
