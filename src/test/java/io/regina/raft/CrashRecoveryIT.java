@@ -1,15 +1,13 @@
 package io.regina.raft;
 
 import io.regina.testing.BrokerProcess;
-import io.regina.testing.FreePorts;
+import io.regina.testing.Eventually;
+import io.regina.testing.TestCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,16 +29,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CrashRecoveryIT {
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     @Test
     void everyAcknowledgedPushSurvivesSigkill(@TempDir Path dir) throws Exception {
-        Path data = dir.resolve("data");
-        int httpPort = FreePorts.next();
-        int raftPort = FreePorts.next();
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
-        BrokerProcess broker = new BrokerProcess(data, httpPort, raftPort).start();
-        try {
+        try (TestCluster cluster = TestCluster.start(dir, 1)) {
+            BrokerProcess broker = cluster.node("n1");
             ExecutorService producers = Executors.newFixedThreadPool(8);
             for (int p = 0; p < 8; p++) {
                 int producer = p;
@@ -48,7 +42,7 @@ class CrashRecoveryIT {
                     for (int i = 0; i < 100_000; i++) {
                         String key = producer + "-" + i;
                         try {
-                            HttpResponse<String> response = send(broker.baseUrl(), "POST", "/api/v1/push",
+                            HttpResponse<String> response = broker.send("POST", "/api/v1/push",
                                     "{\"items\":[{\"queue\":\"crash\",\"transactionId\":\"" + key
                                             + "\",\"payload\":{\"key\":\"" + key + "\"}}]}");
                             if (response.statusCode() == 201) {
@@ -60,24 +54,18 @@ class CrashRecoveryIT {
                     }
                 });
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (acknowledged.size() < 3000 && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
-            broker.kill();
+            // the kill comes at 3,000 acknowledged pushes, or after 30 s on a slow machine
+            Eventually.within(Duration.ofSeconds(30), () -> acknowledged.size() >= 3000);
+            cluster.kill("n1");
             producers.shutdownNow();
             assertThat(producers.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
-        } finally {
-            broker.kill();
-        }
-        assertThat(acknowledged).hasSizeGreaterThan(100);
+            assertThat(acknowledged).hasSizeGreaterThan(100);
 
-        BrokerProcess restarted = new BrokerProcess(data, httpPort, raftPort).start();
-        try {
+            BrokerProcess restarted = cluster.restart("n1");
             Map<String, Integer> seen = new HashMap<>();
             while (true) {
-                HttpResponse<String> response = send(restarted.baseUrl(), "GET",
-                        "/api/v1/pop/queue/crash?batch=1000&autoAck=true", null);
+                HttpResponse<String> response = restarted.send("GET", "/api/v1/pop/queue/crash?batch=1000&autoAck=true",
+                        null);
                 if (response.statusCode() == 204) {
                     break;
                 }
@@ -94,16 +82,6 @@ class CrashRecoveryIT {
             }
             assertThat(missing).as("acknowledged pushes lost by the crash").isEmpty();
             assertThat(seen.values()).as("messages delivered twice").allMatch(count -> count == 1);
-        } finally {
-            restarted.close();
         }
-    }
-
-    private HttpResponse<String> send(String base, String method, String path, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json");
-        request.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofString(body));
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.regina.queue.Command;
 import io.regina.queue.Rejection;
 import io.regina.queue.Result;
+import io.regina.testing.Eventually;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -51,12 +53,9 @@ class GroupCommitterTest {
         replies.get(i).complete(ByteBuffer.wrap(EntryCodec.encodeResults(results)));
     }
 
-    static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("timed out").isLessThan(deadline);
-            Thread.sleep(5);
-        }
+    /** Waits until {@code entries} entries are sent: after a reply, the next goes out from the executor. */
+    void awaitSent(int entries) {
+        Eventually.await(Duration.ofSeconds(10), entries + " entries sent", () -> sent.size() == entries);
     }
 
     @Test
@@ -73,7 +72,7 @@ class GroupCommitterTest {
         assertThat(committer.queuedCommands()).isEqualTo(8);
 
         answer(0);
-        await(() -> sent.size() == 3);
+        awaitSent(3);
         assertThat(sent.get(2)).hasSize(8);
         answer(1);
         answer(2);
@@ -94,10 +93,10 @@ class GroupCommitterTest {
             committer.submit(new Command.ClearQueue("q" + i));
         }
         answer(0);
-        await(() -> sent.size() == 2);
+        awaitSent(2);
         assertThat(sent.get(1)).hasSize(3);
         answer(1);
-        await(() -> sent.size() == 3);
+        awaitSent(3);
         assertThat(sent.get(2)).hasSize(3);
 
         String big = "x".repeat(1000);
@@ -108,7 +107,7 @@ class GroupCommitterTest {
             bytes.submit(new Command.ClearQueue(big));
         }
         answer(0);
-        await(() -> sent.size() == 2);
+        awaitSent(2);
         assertThat(sent.get(1)).hasSize(2); // 2 x ~1 KB fit in 2500 bytes, 3 do not
     }
 
@@ -126,7 +125,7 @@ class GroupCommitterTest {
         CompletableFuture<Result> third = committer.submit(new Command.ClearQueue("c"));
         replies.get(0).completeExceptionally(new IOException("disk on fire"));
         assertThatThrownBy(() -> first.get(10, TimeUnit.SECONDS)).hasMessageContaining("disk on fire");
-        await(() -> sent.size() == 2);
+        awaitSent(2);
         replies.get(1).completeExceptionally(new IOException("still burning"));
         assertThatThrownBy(() -> second.get(10, TimeUnit.SECONDS)).hasMessageContaining("still burning");
         assertThatThrownBy(() -> third.get(10, TimeUnit.SECONDS)).hasMessageContaining("still burning");

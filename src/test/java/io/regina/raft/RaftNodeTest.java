@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.regina.queue.Command;
 import io.regina.queue.QueueOptions;
 import io.regina.queue.Result;
+import io.regina.testing.Eventually;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +20,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 import org.apache.ratis.client.RaftClient;
@@ -37,6 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RaftNodeTest {
 
+    private static final Duration AWAIT = Duration.ofSeconds(30);
+
     @TempDir
     Path dir;
 
@@ -50,16 +52,6 @@ class RaftNodeTest {
     static BrokerStateMachine<FakeState> fakeMachine(RaftMetrics metrics) {
         return new BrokerStateMachine<>(FakeState.ADAPTER, metrics,
                 RaftNode.maxRequestBytes(GroupCommitter.Limits.defaults()));
-    }
-
-    static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after 30 s waiting for " + what);
-            }
-            Thread.sleep(20);
-        }
     }
 
     @Test
@@ -118,8 +110,8 @@ class RaftNodeTest {
             assertThat(deliverable).contains("orders");
             assertThat(machine.lastNow()).isGreaterThan(1_600_000_000_000L);
 
-            await("a tick", () -> machine.read(s -> s.ticks) > 0);
-            await("a snapshot", () -> node.status().lastSnapshotIndex() > 0);
+            Eventually.await(AWAIT, "a tick", () -> machine.read(s -> s.ticks) > 0);
+            Eventually.await(AWAIT, "a snapshot", () -> node.status().lastSnapshotIndex() > 0);
             ClusterStatus status = node.status();
             assertThat(status.appliedIndex()).isGreaterThan(0);
             assertThat(status.commitIndex()).isGreaterThanOrEqualTo(status.appliedIndex());

@@ -4,6 +4,7 @@ import io.regina.queue.ClusterStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.regina.queue.Result;
+import io.regina.testing.Eventually;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -27,6 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ThreeNodeClusterIT {
+
+    private static final Duration AWAIT = Duration.ofSeconds(30);
 
     @TempDir
     Path dir;
@@ -60,16 +62,6 @@ class ThreeNodeClusterIT {
         } else {
             nodes.add(node);
             machines.add(machine);
-        }
-    }
-
-    static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after 30 s waiting for " + what);
-            }
-            Thread.sleep(25);
         }
     }
 
@@ -117,7 +109,7 @@ class ThreeNodeClusterIT {
             }));
         }
         CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
-        await("a leader", () -> leaderIndex() >= 0);
+        Eventually.await(AWAIT, "a leader", () -> leaderIndex() >= 0);
         int leader = leaderIndex();
         int follower = (leader + 1) % 3;
         assertThat(nodes.get(follower).leaderId()).isEqualTo(nodes.get(leader).nodeId());
@@ -128,7 +120,8 @@ class ThreeNodeClusterIT {
         acknowledged.addAll(pushAll(nodes.get(leader), "via-leader", 60));
         for (int i = 0; i < 3; i++) {
             BrokerStateMachine<FakeState> m = machines.get(i);
-            await("node " + i + " applies 120", () -> m.<Integer>read(s -> s.size("jobs")) == 120);
+            Eventually.await(AWAIT, "node " + i + " applies 120",
+                    () -> m.<Integer>read(s -> s.size("jobs")) == 120);
         }
         ClusterStatus status = nodes.get(leader).status();
         assertThat(status.role()).isEqualTo("LEADER");
@@ -138,7 +131,7 @@ class ThreeNodeClusterIT {
         // the leader dies; the two others elect a new one and keep accepting commands
         nodes.get(leader).close();
         int oldLeader = leader;
-        await("a new leader", () -> leaderIndex() >= 0 && leaderIndex() != oldLeader);
+        Eventually.await(AWAIT, "a new leader", () -> leaderIndex() >= 0 && leaderIndex() != oldLeader);
         int newLeader = leaderIndex();
         int survivor = 3 - oldLeader - newLeader;
         acknowledged.addAll(pushAll(nodes.get(survivor), "after-failover-follower", 40));
@@ -146,7 +139,7 @@ class ThreeNodeClusterIT {
 
         for (int i : new int[] {newLeader, survivor}) {
             BrokerStateMachine<FakeState> m = machines.get(i);
-            await("node " + i + " applies every acknowledged push",
+            Eventually.await(AWAIT, "node " + i + " applies every acknowledged push",
                     () -> m.<List<String>>read(s -> s.ids("jobs")).containsAll(acknowledged));
             List<String> ids = m.read(s -> s.ids("jobs"));
             assertThat(new HashSet<>(ids)).isEqualTo(acknowledged);
@@ -156,7 +149,7 @@ class ThreeNodeClusterIT {
         build(oldLeader);
         nodes.get(oldLeader).start();
         BrokerStateMachine<FakeState> back = machines.get(oldLeader);
-        await("the restarted node catches up",
+        Eventually.await(AWAIT, "the restarted node catches up",
                 () -> back.<List<String>>read(s -> s.ids("jobs")).containsAll(acknowledged));
     }
 }

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -23,6 +25,7 @@ public final class BrokerProcess implements AutoCloseable {
     private final int raftPort;
     private final List<String> extraArgs;
     private final Path log;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private Process process;
 
     public BrokerProcess(Path dataDir, int httpPort, int raftPort, String... extraArgs) {
@@ -48,7 +51,8 @@ public final class BrokerProcess implements AutoCloseable {
         return "http://127.0.0.1:" + httpPort;
     }
 
-    public BrokerProcess start() throws IOException, InterruptedException {
+    /** Launches the process (again, after a stop or kill: same data and ports) and waits until it serves. */
+    public BrokerProcess start() throws IOException {
         launch();
         awaitHealthy(Duration.ofSeconds(180));
         return this;
@@ -71,29 +75,50 @@ public final class BrokerProcess implements AutoCloseable {
         return this;
     }
 
-    /** Waits until /health answers 200, failing with the process log when it does not. */
-    public void awaitHealthy(Duration timeout) throws IOException, InterruptedException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
+    /** Waits until /health answers 200, failing at once if the process exits, and with its log tail on timeout. */
+    public void awaitHealthy(Duration timeout) {
+        await(timeout, "broker " + baseUrl() + " healthy", () -> {
             if (!process.isAlive()) {
-                throw new IllegalStateException("broker exited with " + process.exitValue() + ":\n" + logTail());
+                throw new AssertionError("broker exited with " + process.exitValue() + ":\n" + logTail());
             }
-            try {
-                HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/health"))
-                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(100);
-        }
-        throw new IllegalStateException("broker not healthy after " + timeout + ":\n" + logTail());
+            return send("GET", "/health", null, Duration.ofSeconds(2)).statusCode();
+        }, status -> status == 200);
     }
 
-    /** SIGKILL: no shutdown hook, no snapshot on stop, whatever was in flight is cut. */
+    /** {@link Eventually#await(Duration, String, Eventually.Probe, Predicate)}, with this log tail on failure. */
+    public <T> T await(Duration timeout, String description, Eventually.Probe<T> probe,
+            Predicate<? super T> done) {
+        try {
+            return Eventually.await(timeout, description, probe, done);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\n" + logTail(), e);
+        }
+    }
+
+    /** One JSON request to this broker, answered within 30 s. */
+    public HttpResponse<String> send(String method, String path, String body) throws IOException, InterruptedException {
+        return send(method, path, body, Duration.ofSeconds(30));
+    }
+
+    public HttpResponse<String> send(String method, String path, String body, Duration timeout)
+            throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(timeout)
+                .header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        return http.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The operating-system process id, while it runs (a restart gets a new one). */
+    public long pid() {
+        if (process == null) {
+            throw new IllegalStateException("broker " + baseUrl() + " was never launched");
+        }
+        return process.pid();
+    }
+
+    /** SIGKILL to this process id: no shutdown hook, no snapshot on stop, whatever was in flight is cut. */
     public void kill() throws InterruptedException {
         if (process != null && process.isAlive()) {
             process.destroyForcibly();
@@ -118,13 +143,18 @@ public final class BrokerProcess implements AutoCloseable {
         return log.toFile();
     }
 
-    @Override
-    public void close() throws InterruptedException {
+    /** SIGTERM to this process id, and wait: a graceful stop (snapshot on stop); SIGKILL after 20 s. */
+    public void stop() throws InterruptedException {
         if (process != null && process.isAlive()) {
             process.destroy();
-            if (!process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor();
             }
         }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop();
     }
 }
