@@ -120,15 +120,4 @@ final class JobLedger implements QueueSystem.JobHandler {
                 + " never dispatched but completed, " + unexpected.get() + " unknown ids delivered, "
                 + failures.get() + " worker failures" + (firstFailure == null ? "" : " (first: " + firstFailure + ")");
     }
-
-    /** Jobs delivered more than once (redeliveries are allowed, double completions are not). */
-    int redelivered() {
-        int n = 0;
-        for (int i = 0; i < jobs.count(); i++) {
-            if (deliveries.get(i) > 1) {
-                n++;
-            }
-        }
-        return n;
-    }
 }
