@@ -1,0 +1,28 @@
+package io.regina.bench;
+
+/** What a lane measures, with its unit and which way is better (for the ratio against the best peer). */
+enum Metric {
+    JOBS_PER_SECOND("jobs/s", "jobs/s", true),
+    MESSAGES_PER_SECOND("messages/s", "msg/s", true),
+    LATENCY_P50("dispatch → ack p50", "ms", false),
+    LATENCY_P95("dispatch → ack p95", "ms", false),
+    LATENCY_P99("dispatch → ack p99", "ms", false),
+    LATENCY_MAX("dispatch → ack max", "ms", false),
+    PUSH_P99("push p99 (scheduled → durable)", "ms", false),
+    ACHIEVED_RATE("achieved rate", "jobs/s", true),
+    SHED("shed by the pacer", "jobs", false),
+    CPU_PER_1000("broker CPU per 1,000 jobs", "s", false),
+    CPU_PER_1000_MESSAGES("broker CPU per 1,000 messages", "s", false),
+    RSS("broker RSS after the run", "MiB", false),
+    REQUESTS_PER_JOB("client requests per job", "req", false);
+
+    final String label;
+    final String unit;
+    final boolean higherIsBetter;
+
+    Metric(String label, String unit, boolean higherIsBetter) {
+        this.label = label;
+        this.unit = unit;
+        this.higherIsBetter = higherIsBetter;
+    }
+}

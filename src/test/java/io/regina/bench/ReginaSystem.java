@@ -1,0 +1,215 @@
+package io.regina.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLong;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Regina over its HTTP API with {@link HttpConnection}: push one or many, pop with {@code batch=1} and a
+ * one-second long-poll, ack one per request.
+ */
+final class ReginaSystem implements QueueSystem {
+
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+    private final String host;
+    private final int port;
+    private final long pid;
+    private final String build;
+    private final AtomicLong requests = new AtomicLong();
+
+    ReginaSystem(String url, long pid, String build) {
+        URI uri = URI.create(url);
+        this.host = uri.getHost();
+        this.port = uri.getPort();
+        this.pid = pid;
+        this.build = build;
+    }
+
+    @Override
+    public String name() {
+        return "Regina";
+    }
+
+    @Override
+    public String describe() {
+        return build + "; single Raft node, every acknowledged write fsynced (Ratis durable log flush); "
+                + "client: minimal keep-alive HTTP/1.1 socket client, one connection per worker, pop batch=1 "
+                + "long-poll 1 s, one ack per request";
+    }
+
+    @Override
+    public long pid() {
+        return pid;
+    }
+
+    /** A new connection whose requests count towards {@link #requests()} when given back by {@link #count}. */
+    HttpConnection connect() {
+        return new HttpConnection(host, port);
+    }
+
+    void count(HttpConnection c) {
+        requests.addAndGet(c.requests());
+    }
+
+    @Override
+    public void create(String queue, int stripes) throws IOException {
+        try (HttpConnection c = connect()) {
+            HttpConnection.Response r = c.post("/api/v1/configure", utf8("{\"queue\":\"" + queue
+                    + "\",\"options\":{\"stripes\":" + stripes + "}}"));
+            count(c);
+            expect(r, 200, "configure " + queue);
+        }
+    }
+
+    @Override
+    public void enqueue(String queue, JobSet jobs) throws IOException {
+        try (HttpConnection c = connect()) {
+            for (int from = 0; from < jobs.count(); from += 500) {
+                int to = Math.min(jobs.count(), from + 500);
+                StringBuilder sb = new StringBuilder((to - from) * 400).append("{\"items\":[");
+                for (int i = from; i < to; i++) {
+                    item(sb.append(i == from ? "" : ","), queue, null, jobs, i);
+                }
+                push(c, sb.append("]}").toString(), to - from);
+            }
+            count(c);
+        }
+    }
+
+    /** Appends one push item: the job's id as transactionId and its payload. */
+    static StringBuilder item(StringBuilder sb, String queue, String partition, JobSet jobs, int i) {
+        sb.append("{\"queue\":\"").append(queue).append('"');
+        if (partition != null) {
+            sb.append(",\"partition\":\"").append(partition).append('"');
+        }
+        return sb.append(",\"transactionId\":\"").append(jobs.id(i)).append("\",\"payload\":")
+                .append(jobs.payload(i)).append('}');
+    }
+
+    /** Pushes a prepared body and fails unless all {@code expected} items were queued. */
+    static void push(HttpConnection c, String body, int expected) throws IOException {
+        HttpConnection.Response r = c.post("/api/v1/push", utf8(body));
+        expect(r, 201, "push");
+        int queued = count(r.text(), "\"status\":\"queued\"");
+        if (queued != expected) {
+            throw new IllegalStateException("push queued " + queued + " of " + expected + ": " + abbrev(r.text()));
+        }
+    }
+
+    @Override
+    public Pusher pusher(String queue) {
+        HttpConnection c = connect();
+        return new Pusher() {
+            @Override
+            public void push(JobSet jobs, int index) throws IOException {
+                ReginaSystem.push(c, item(new StringBuilder(420).append("{\"items\":["), queue, null, jobs, index)
+                        .append("]}").toString(), 1);
+            }
+
+            @Override
+            public void close() {
+                count(c);
+                c.close();
+            }
+        };
+    }
+
+    @Override
+    public Workers start(String queue, int workers, JobHandler handler) throws Exception {
+        String pop = "/api/v1/pop/queue/" + queue + "?batch=1&wait=true&timeout=1000";
+        return new PullWorkers("regina", workers, () -> new Worker(connect(), pop), handler);
+    }
+
+    /** One worker's connection: pop from {@code popPath}, ack by transactionId, partition and lease. */
+    final class Worker implements PullWorkers.Puller {
+        private final HttpConnection c;
+        private final String popPath;
+
+        Worker(HttpConnection c, String popPath) {
+            this.c = c;
+            this.popPath = popPath;
+        }
+
+        @Override
+        public PullWorkers.Delivery pop() throws IOException {
+            HttpConnection.Response r = c.get(popPath);
+            if (r.status() == 204) {
+                return null;
+            }
+            expect(r, 200, "pop");
+            JsonNode root = JSON.readTree(r.body());
+            JsonNode messages = root.path("messages");
+            if (messages.size() != 1) {
+                throw new IllegalStateException("pop batch=1 answered " + messages.size() + " messages");
+            }
+            JsonNode m = messages.get(0);
+            return new PullWorkers.Delivery(m.path("transactionId").asString(""), m.path("partitionId").asString(""),
+                    m.path("leaseId").asString(root.path("leaseId").asString("")));
+        }
+
+        @Override
+        public void ack(PullWorkers.Delivery job) throws IOException {
+            HttpConnection.Response r = c.post("/api/v1/ack", utf8("{\"transactionId\":\"" + job.id()
+                    + "\",\"partitionId\":\"" + job.partition() + "\",\"leaseId\":\"" + job.receipt()
+                    + "\",\"status\":\"completed\"}"));
+            expect(r, 200, "ack");
+            JsonNode answer = JSON.readTree(r.body());
+            if (!(answer.isArray() && answer.size() == 1 && answer.get(0).path("success").asBoolean(false))) {
+                throw new IllegalStateException("ack refused: " + abbrev(r.text()));
+            }
+        }
+
+        @Override
+        public void close() {
+            count(c);
+            c.close();
+        }
+    }
+
+    @Override
+    public void delete(String queue) throws IOException {
+        try (HttpConnection c = connect()) {
+            c.delete("/api/v1/resources/queues/" + queue);
+            count(c);
+        }
+    }
+
+    @Override
+    public long requests() {
+        return requests.get();
+    }
+
+    @Override
+    public void close() {
+        // the broker process belongs to bench/run.sh
+    }
+
+    static void expect(HttpConnection.Response r, int status, String what) {
+        if (r.status() != status) {
+            throw new IllegalStateException(what + " answered " + r.status() + ": " + abbrev(r.text()));
+        }
+    }
+
+    static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static int count(String text, String needle) {
+        int n = 0;
+        for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length())) {
+            n++;
+        }
+        return n;
+    }
+
+    private static String abbrev(String s) {
+        String one = s.replace('\n', ' ');
+        return one.length() > 200 ? one.substring(0, 200) + "…" : one;
+    }
+}

@@ -1,0 +1,83 @@
+package io.regina.bench;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Lane 4 (Regina): a wildcard pop (queue-level, any partition) with batch 1 by 10 consumers, draining one
+ * message from each of 5,000 ready partitions, against the same number of messages spread over 10
+ * partitions: a pop over many partitions should cost what it costs over few.
+ */
+final class WildcardLane {
+
+    static final String NAME = "Wildcard pop — 10 consumers, batch 1, pop + ack per message (Regina)";
+
+    private static final int CONSUMERS = 10;
+    private static final int MESSAGES = 5_000;
+
+    private final Settings settings;
+    private final Results results;
+
+    WildcardLane(Settings settings, Results results) {
+        this.settings = settings;
+        this.results = results;
+    }
+
+    void run(ReginaSystem regina) {
+        for (int partitions : new int[] {10, MESSAGES}) {
+            String condition = String.format("%,d messages over %,d ready partitions", MESSAGES, partitions);
+            for (int run = 1; run <= settings.runs(); run++) {
+                Benchmark.LOG.printf("[wildcard run %d] %s%n", run, condition);
+                try {
+                    measure(regina, partitions, run, condition);
+                } catch (Exception e) {
+                    results.fail(NAME, condition, regina.name(), run, Benchmark.describe(e));
+                }
+            }
+        }
+    }
+
+    private void measure(ReginaSystem regina, int partitions, int run, String condition) throws Exception {
+        String q = settings.queue("wildcard", run);
+        JobSet set = new JobSet(q + "-", MESSAGES);
+        regina.create(q, 1);
+        try {
+            try (HttpConnection c = regina.connect()) {
+                for (int from = 0; from < MESSAGES; from += 500) {
+                    StringBuilder sb = new StringBuilder(500 * 420).append("{\"items\":[");
+                    for (int i = from; i < from + 500; i++) {
+                        ReginaSystem.item(sb.append(i == from ? "" : ","), q, "p-" + i % partitions, set, i);
+                    }
+                    ReginaSystem.push(c, sb.append("]}").toString(), 500);
+                }
+                regina.count(c);
+            }
+            JobLedger ledger = new JobLedger(set, 0, i -> { });
+            Window window = new Window(regina, settings.clockTicks());
+            long limit = TimeUnit.SECONDS.toNanos(120);
+            QueueSystem.Workers w = regina.start(q, CONSUMERS, ledger);
+            boolean done;
+            try {
+                done = ledger.awaitCompleted(MESSAGES, System.nanoTime() + limit);
+                window.close();
+            } finally {
+                w.stop();
+            }
+            String problem = ledger.problem(i -> true);
+            if (!done) {
+                problem = "drain incomplete after 120 s: " + ledger.completed() + "/" + MESSAGES + " acked"
+                        + (problem == null ? "" : "; " + problem);
+            }
+            if (problem != null) {
+                results.fail(NAME, condition, regina.name(), run, problem);
+                return;
+            }
+            double seconds = (ledger.lastAckNanos() - ledger.firstDeliveryNanos()) / 1e9;
+            results.record(NAME, condition, regina.name(), run, Metric.MESSAGES_PER_SECOND, MESSAGES / seconds);
+            results.record(NAME, condition, regina.name(), run, Metric.CPU_PER_1000_MESSAGES,
+                    window.cpuPer1000(MESSAGES));
+            results.record(NAME, condition, regina.name(), run, Metric.REQUESTS_PER_JOB, window.requestsPer(MESSAGES));
+        } finally {
+            regina.delete(q);
+        }
+    }
+}
