@@ -1,6 +1,6 @@
 package io.regina.api;
 
-import io.regina.queue.BrokerState;
+import io.regina.queue.BrokerView;
 import io.regina.queue.Command;
 import io.regina.queue.CommandBus;
 import io.regina.queue.Result;
@@ -35,7 +35,7 @@ class Broker {
                 });
     }
 
-    <T> T read(Function<BrokerState, T> query) {
+    <T> T read(Function<BrokerView, T> query) {
         return bus.read(query);
     }
 }

@@ -1,6 +1,6 @@
 package io.regina.dashboard;
 
-import io.regina.queue.BrokerState;
+import io.regina.queue.BrokerView;
 import io.regina.queue.CommandBus;
 import io.regina.queue.Views;
 import org.slf4j.Logger;
@@ -36,7 +36,7 @@ public class Activity implements SmartLifecycle {
     /** The broker's totals at one moment. */
     public record Totals(int queues, long pending, long leased, long delayed, long failed, long lag) {
 
-        static Totals of(BrokerState state) {
+        static Totals of(BrokerView state) {
             long pending = 0;
             long leased = 0;
             long delayed = 0;

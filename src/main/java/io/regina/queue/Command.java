@@ -9,14 +9,79 @@ import java.util.List;
  */
 public sealed interface Command {
 
+    /** Applies this command through the handler method made for it. */
+    <R> R accept(Handler<R> handler, long now);
+
+    /**
+     * What applying each command does, one method per record. Java 17 has no pattern-matching
+     * {@code switch} over a sealed interface, so this visitor is the exhaustive dispatch: a new record
+     * does not compile until it implements {@code accept}, and its new method here does not compile
+     * until {@link BrokerState} (and every other handler) implements it. No command can reach apply
+     * unhandled.
+     */
+    interface Handler<R> {
+        R configure(Configure command, long now);
+
+        R deleteQueue(DeleteQueue command, long now);
+
+        R push(Push command, long now);
+
+        R pop(Pop command, long now);
+
+        R ack(Ack command, long now);
+
+        R transaction(Transaction command, long now);
+
+        R extendLease(ExtendLease command, long now);
+
+        R recordTrace(RecordTrace command, long now);
+
+        R deleteGroup(DeleteGroup command, long now);
+
+        R seek(Seek command, long now);
+
+        R setSubscription(SetSubscription command, long now);
+
+        R setMaintenance(SetMaintenance command, long now);
+
+        R tick(Tick command, long now);
+
+        R pauseQueue(PauseQueue command, long now);
+
+        R clearQueue(ClearQueue command, long now);
+
+        R retryFailedJobs(RetryFailedJobs command, long now);
+
+        R retryFailedJob(RetryFailedJob command, long now);
+
+        R forgetFailedJob(ForgetFailedJob command, long now);
+
+        R removeFailedJobs(RemoveFailedJobs command, long now);
+    }
+
     /** Create a queue or overwrite all of its options. */
-    record Configure(String queue, String namespace, String task, QueueOptions options) implements Command { }
+    record Configure(String queue, String namespace, String task, QueueOptions options) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.configure(this, now);
+        }
+    }
 
     /** Remove a queue with its partitions, messages, cursors, leases and failed jobs. */
-    record DeleteQueue(String queue) implements Command { }
+    record DeleteQueue(String queue) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.deleteQueue(this, now);
+        }
+    }
 
     /** Append messages; queues and partitions are created on first push. */
-    record Push(List<PushItem> items) implements Command { }
+    record Push(List<PushItem> items) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.push(this, now);
+        }
+    }
 
     /**
      * One message to push. {@code partition} null means the queue's default partition or one of its
@@ -31,10 +96,20 @@ public sealed interface Command {
      * {@code partitions} above 1 claims up to that many partitions with {@code batch} as a global cap.
      */
     record Pop(String queue, String partition, String group, int batch, String leaseId, boolean autoAck,
-               SubscriptionMode subscriptionMode, long subscriptionFrom, int partitions) implements Command { }
+               SubscriptionMode subscriptionMode, long subscriptionFrom, int partitions) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.pop(this, now);
+        }
+    }
 
     /** Acknowledge messages; items apply in the given order. */
-    record Ack(List<AckItem> items) implements Command { }
+    record Ack(List<AckItem> items) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.ack(this, now);
+        }
+    }
 
     /**
      * One acknowledgement. {@code leaseId} empty or null means "not checked"; {@code delayMs} is the
@@ -44,7 +119,12 @@ public sealed interface Command {
                    String leaseId, long delayMs) { }
 
     /** Pushes and acks that apply all together or not at all. */
-    record Transaction(List<TxOperation> operations, List<String> requiredLeases) implements Command { }
+    record Transaction(List<TxOperation> operations, List<String> requiredLeases) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.transaction(this, now);
+        }
+    }
 
     /** One operation inside a {@link Transaction}. */
     sealed interface TxOperation permits TxPush, TxAck { }
@@ -54,47 +134,112 @@ public sealed interface Command {
     record TxAck(AckItem item) implements TxOperation { }
 
     /** Renew a lease on every partition that holds it. */
-    record ExtendLease(String leaseId, int seconds) implements Command { }
+    record ExtendLease(String leaseId, int seconds) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.extendLease(this, now);
+        }
+    }
 
     /** Record a trace event for a message. */
     record RecordTrace(String traceId, String transactionId, String partitionId, String group,
-                       List<String> traceNames, String eventType, String data) implements Command { }
+                       List<String> traceNames, String eventType, String data) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.recordTrace(this, now);
+        }
+    }
 
     /** Drop a consumer group everywhere ({@code queue} null) or on one queue. */
-    record DeleteGroup(String group, String queue) implements Command { }
+    record DeleteGroup(String group, String queue) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.deleteGroup(this, now);
+        }
+    }
 
     /** Move a group's cursors on a queue to a time ({@code toEnd} false) or to the newest message. */
-    record Seek(String group, String queue, long timestamp, boolean toEnd) implements Command { }
+    record Seek(String group, String queue, long timestamp, boolean toEnd) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.seek(this, now);
+        }
+    }
 
     /** Rewrite the time from which a group reads queues it has not started yet. */
-    record SetSubscription(String group, long timestamp) implements Command { }
+    record SetSubscription(String group, long timestamp) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.setSubscription(this, now);
+        }
+    }
 
     /** Switch push maintenance ({@code pop} false) or pop maintenance on or off. */
-    record SetMaintenance(boolean pop, boolean enabled) implements Command { }
+    record SetMaintenance(boolean pop, boolean enabled) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.setMaintenance(this, now);
+        }
+    }
 
     /** The leader's heartbeat: expires leases, releases due messages, runs retention and eviction. */
-    record Tick() implements Command { }
+    record Tick() implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.tick(this, now);
+        }
+    }
 
     /** A paused queue accepts pushes and delivers nothing. */
-    record PauseQueue(String queue, boolean paused) implements Command { }
+    record PauseQueue(String queue, boolean paused) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.pauseQueue(this, now);
+        }
+    }
 
     /** Remove a queue's pending messages. */
-    record ClearQueue(String queue) implements Command { }
+    record ClearQueue(String queue) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.clearQueue(this, now);
+        }
+    }
 
     /** Retry at most {@code limit} failed jobs chosen by {@code selector}. */
-    record RetryFailedJobs(FailedJobSelector selector, int limit) implements Command { }
+    record RetryFailedJobs(FailedJobSelector selector, int limit) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.retryFailedJobs(this, now);
+        }
+    }
 
     /** Retry one failed job, with an edited payload when {@code data} is not null. */
-    record RetryFailedJob(String uuid, String data) implements Command { }
+    record RetryFailedJob(String uuid, String data) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.retryFailedJob(this, now);
+        }
+    }
 
     /** Forget one failed job. */
-    record ForgetFailedJob(String uuid) implements Command { }
+    record ForgetFailedJob(String uuid) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.forgetFailedJob(this, now);
+        }
+    }
 
     /**
      * Delete at most {@code limit} failed jobs, oldest first, that failed at least {@code hours} ago
      * ({@code hours} 0: all), optionally of one queue; {@code strictlyOlder} is prune's "more than".
      */
     record RemoveFailedJobs(int hours, String queue, boolean strictlyOlder, int limit) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.removeFailedJobs(this, now);
+        }
+
         public RemoveFailedJobs(int hours, String queue, boolean strictlyOlder) {
             this(hours, queue, strictlyOlder, Integer.MAX_VALUE);
         }

@@ -13,8 +13,11 @@ public interface CommandBus {
     /** Replicate and apply a command; completes with its result once it is durable and applied. */
     CompletableFuture<Result> submit(Command command);
 
-    /** Run a read-only query against this node's applied state; the query must not mutate it. */
-    <T> T read(Function<BrokerState, T> query);
+    /**
+     * Run a query against one consistent view of this node's applied state. Applies wait while it
+     * runs, so a query reads what it needs at once and does not scan without bound.
+     */
+    <T> T read(Function<BrokerView, T> query);
 
     /**
      * Be told the names of queues where messages may have become deliverable (pushes, expiries,

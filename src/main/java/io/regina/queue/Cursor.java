@@ -1,6 +1,7 @@
 package io.regina.queue;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -9,12 +10,10 @@ import java.util.TreeSet;
  * entry to consume, entries consumed out of order ahead of it, delivery counts of entries in flight,
  * at most one lease, and the batch retry counter.
  *
- * <p>States of an entry for this group: {@code PENDING} (at or past {@code next}, not in
- * {@code doneAhead}) → {@code LEASED} (in the lease's claim) → {@code CONSUMED} (before {@code next}
- * or in {@code doneAhead}) | back to {@code PENDING} (failed within retryLimit, hand-back, lease
- * expiry) | {@code FAILED} (a failed-job row, and consumed here); a released entry is consumed here
- * and re-enters the log as a new entry. {@link #consume(long)} and the lease operations in
- * {@link BrokerState} are the only moves.
+ * <p>An entry is {@code CONSUMED} for the group before {@code next} or in {@code doneAhead},
+ * {@code LEASED} while its claim holds it, else {@code PENDING} ({@link #stateOf(long)}). Its moves are
+ * {@link #consume(long, MessageState)}, {@link #lease(Claim, List)}, {@link #releaseClaim()} and
+ * {@link #moveTo(long)}, each checked against the {@link MessageState} table.
  */
 final class Cursor {
     final Partition partition;
@@ -41,8 +40,21 @@ final class Cursor {
         return message.baseAttempts + deliveries.getOrDefault(message.seq, 0);
     }
 
-    /** Marks an entry consumed and moves {@code next} over every consumed or foreign entry. */
-    void consume(long seq) {
+    /** This entry's state for the group, as the cursor and its claim say. */
+    MessageState stateOf(long seq) {
+        if (isConsumed(seq)) {
+            return MessageState.CONSUMED;
+        }
+        return claim != null && claim.holds(seq) ? MessageState.LEASED : MessageState.PENDING;
+    }
+
+    /**
+     * Takes an entry out of the group's queue, moving the message {@code to} a state the table allows:
+     * consumed, failed (a failed-job row), or pending or delayed again as a new entry at the tail. It
+     * marks the entry consumed here and moves {@code next} over every consumed or foreign entry.
+     */
+    void consume(long seq, MessageState to) {
+        MessageState.transition(stateOf(seq), to);
         if (seq < next) {
             return;
         }
@@ -53,6 +65,37 @@ final class Cursor {
         }
         next++;
         normalize();
+    }
+
+    /** Puts pending entries under the claim of a lease. */
+    void lease(Claim held, List<Long> seqs) {
+        for (long seq : seqs) {
+            MessageState.transition(stateOf(seq), MessageState.LEASED);
+        }
+        held.seqs.addAll(seqs);
+        claim = held;
+    }
+
+    /** Gives the claim up: its unresolved entries are pending again. Returns it, or null when none. */
+    Claim releaseClaim() {
+        Claim held = claim;
+        if (held == null) {
+            return null;
+        }
+        for (long seq : held.seqs) {
+            if (!held.resolved.contains(seq)) {
+                MessageState.transition(stateOf(seq), MessageState.PENDING);
+            }
+        }
+        claim = null;
+        return held;
+    }
+
+    /** Offers this cursor to its group's ready set when it may have something to deliver. */
+    void markMaybeReady() {
+        if (claim == null && next < partition.log.tailSeq()) {
+            group.ready.add(this);
+        }
     }
 
     void normalize() {
@@ -91,9 +134,21 @@ final class Cursor {
         return null;
     }
 
-    /** Moves the cursor to {@code seq}, forgetting in-flight state. */
+    /**
+     * Moves the cursor to {@code seq}, forgetting in-flight state: the group's entries before it are
+     * consumed, the others pending. The claim must be released first.
+     */
     void moveTo(long seq) {
-        next = Math.max(seq, partition.log.headSeq());
+        long target = Math.max(seq, partition.log.headSeq());
+        MessageLog log = partition.log;
+        for (long at = Math.min(next, target); at < log.tailSeq(); at++) {
+            Message entry = log.get(at);
+            MessageState now = at < target ? MessageState.CONSUMED : MessageState.PENDING;
+            if (entry != null && entry.visibleTo(group.name) && stateOf(at) != now) {
+                MessageState.transition(stateOf(at), now);
+            }
+        }
+        next = target;
         doneAhead.clear();
         deliveries.clear();
         batchRetries = 0;

@@ -11,19 +11,15 @@ import java.util.UUID;
 
 /**
  * The failed-jobs table, indexed so that the newest page, a queue's newest page and the counts
- * never scan: rows are keyed by their time-ordered uuid, globally and per queue.
+ * never scan: rows are keyed by their time-ordered uuid, globally and per queue. Readers see it as
+ * {@link FailedJobs}; only the domain's handlers change it.
  */
-public final class FailedJobTable {
-
-    /** Text search looks at no more than this many rows per request, and says when it stopped. */
-    public static final int TEXT_SCAN_LIMIT = 200_000;
+public final class FailedJobTable implements FailedJobs {
 
     private final TreeMap<String, FailedJob> rows = new TreeMap<>();
     private final Map<String, TreeMap<String, FailedJob>> byQueue = new HashMap<>();
 
-    /** One page of rows, newest first, with the cursor of the next page (null at the end). */
-    public record Page(List<FailedJob> items, String nextCursor, long total, boolean totalExact,
-                       boolean scanTruncated) {
+    FailedJobTable() {
     }
 
     void add(FailedJob job) {
@@ -43,14 +39,17 @@ public final class FailedJobTable {
         return job;
     }
 
+    @Override
     public FailedJob get(String uuid) {
         return rows.get(uuid);
     }
 
+    @Override
     public long size() {
         return rows.size();
     }
 
+    @Override
     public long size(String queue) {
         TreeMap<String, FailedJob> queueRows = byQueue.get(queue);
         return queueRows == null ? 0 : queueRows.size();
@@ -74,11 +73,11 @@ public final class FailedJobTable {
         return queueRows == null ? List.of() : new ArrayList<>(queueRows.keySet());
     }
 
-    /**
-     * Rows matching the filter, newest first, starting after {@code cursor}. {@code from}/{@code to}
-     * are inclusive epoch-ms bounds on failedAt (0 for open); {@code text} matches error or payload.
-     */
+    @Override
     public Page list(String queue, String text, long from, long to, int limit, String cursor) {
+        if (text != null) {
+            return FailedJobSearch.search(step -> step.apply(this), queue, text, from, to, limit, cursor);
+        }
         NavigableMap<String, FailedJob> range = range(queue, from, to);
         NavigableMap<String, FailedJob> descending = range.descendingMap();
         if (cursor != null && !cursor.isEmpty()) {
@@ -86,36 +85,36 @@ public final class FailedJobTable {
         }
         List<FailedJob> items = new ArrayList<>();
         String next = null;
-        int scanned = 0;
-        boolean truncated = false;
         for (FailedJob job : descending.values()) {
-            if (text != null && ++scanned > TEXT_SCAN_LIMIT) {
-                truncated = true;
-                next = items.isEmpty() ? job.uuid() : items.get(items.size() - 1).uuid();
-                break;
-            }
-            if (!matches(job, text)) {
-                continue;
-            }
             if (items.size() == limit) {
                 next = items.get(items.size() - 1).uuid();
                 break;
             }
             items.add(job);
         }
-        long total;
-        boolean exact = true;
-        if (text == null) {
-            total = from == 0 && to == 0 ? (queue == null ? size() : size(queue)) : range.size();
-        } else {
-            total = countMatching(range, text);
-            exact = total >= 0;
-            if (!exact) {
-                total = items.size();
-                truncated = true;
+        return new Page(items, next, count(queue, null, from, to), true, false);
+    }
+
+    @Override
+    public Scan scan(String queue, String text, long from, long to, String after, int maxRows, int maxMatches) {
+        NavigableMap<String, FailedJob> descending = range(queue, from, to).descendingMap();
+        if (after != null) {
+            descending = descending.tailMap(after, false);
+        }
+        List<FailedJob> matches = new ArrayList<>();
+        int scanned = 0;
+        String last = after;
+        for (FailedJob job : descending.values()) {
+            if (scanned == maxRows || matches.size() == maxMatches) {
+                return new Scan(matches, scanned, last, false);
+            }
+            scanned++;
+            last = job.uuid();
+            if (matches(job, text)) {
+                matches.add(job);
             }
         }
-        return new Page(items, next, total, exact, truncated);
+        return new Scan(matches, scanned, last, true);
     }
 
     /** Up to {@code limit} uuids matching the filter, oldest first. */
@@ -139,20 +138,6 @@ public final class FailedJobTable {
         }
         long count = 0;
         for (FailedJob job : range.values()) {
-            if (matches(job, text)) {
-                count++;
-            }
-        }
-        return count;
-    }
-
-    private long countMatching(NavigableMap<String, FailedJob> range, String text) {
-        long count = 0;
-        int scanned = 0;
-        for (FailedJob job : range.values()) {
-            if (++scanned > TEXT_SCAN_LIMIT) {
-                return -1;
-            }
             if (matches(job, text)) {
                 count++;
             }

@@ -25,6 +25,11 @@ final class Group {
         this.subscribedAt = subscribedAt;
     }
 
+    /** The group a request names: queue mode when it names none. */
+    static String nameOf(String requested) {
+        return requested == null || requested.isEmpty() ? QUEUE_MODE : requested;
+    }
+
     boolean isQueueMode() {
         return QUEUE_MODE.equals(name);
     }

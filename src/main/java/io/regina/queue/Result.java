@@ -10,14 +10,39 @@ public sealed interface Result {
     record Configured(String queueId, String partitionId, String queue, String namespace, String task,
                       QueueOptions options) implements Result { }
 
-    record QueueDeleted(String queue, boolean existed) implements Result { }
+    record QueueDeleted(String queue, boolean existed) implements Result {
+        public static QueueDeleted deleted(String queue) {
+            return new QueueDeleted(queue, true);
+        }
+
+        public static QueueDeleted absent(String queue) {
+            return new QueueDeleted(queue, false);
+        }
+    }
 
     record Pushed(List<PushOutcome> outcomes) implements Result { }
 
     enum PushStatus { QUEUED, DUPLICATE, BUFFERED }
 
     record PushOutcome(int index, String transactionId, PushStatus status, String messageId, String partitionId,
-                       String traceId, String queue) { }
+                       String traceId, String queue) {
+        public static PushOutcome queued(int index, Command.PushItem item, String partitionId, String queue) {
+            return new PushOutcome(index, item.transactionId(), PushStatus.QUEUED, item.messageId(), partitionId,
+                    item.traceId(), queue);
+        }
+
+        /** The transactionId is already stored: {@code messageId} is the original's. */
+        public static PushOutcome duplicate(int index, String transactionId, String messageId, String partitionId,
+                                            String queue) {
+            return new PushOutcome(index, transactionId, PushStatus.DUPLICATE, messageId, partitionId, null, queue);
+        }
+
+        /** Held back by push maintenance, pushed when it ends. */
+        public static PushOutcome buffered(int index, Command.PushItem item) {
+            return new PushOutcome(index, item.transactionId(), PushStatus.BUFFERED, item.messageId(), null,
+                    item.traceId(), item.queue());
+        }
+    }
 
     /** A pop's answer; {@code messages} empty means "nothing to deliver" (HTTP 204). */
     record Popped(String queue, String partition, String partitionId, String leaseId, String group,
@@ -34,15 +59,53 @@ public sealed interface Result {
     record Acked(List<AckOutcome> outcomes) implements Result { }
 
     record AckOutcome(int index, String transactionId, boolean success, String error, String queue,
-                      String partition, boolean leaseReleased, boolean dlq) { }
+                      String partition, boolean leaseReleased, boolean dlq) {
+        public static AckOutcome succeeded(int index, String transactionId, String queue, String partition,
+                                           boolean leaseReleased, boolean dlq) {
+            return new AckOutcome(index, transactionId, true, null, queue, partition, leaseReleased, dlq);
+        }
 
-    record TransactionDone(boolean success, String error, List<TxOutcome> results) implements Result { }
+        /** {@code queue} and {@code partition} are null when the partition is unknown. */
+        public static AckOutcome refused(int index, String transactionId, Rejection why, String queue,
+                                         String partition) {
+            return new AckOutcome(index, transactionId, false, why.message(), queue, partition, false, false);
+        }
+    }
+
+    record TransactionDone(boolean success, String error, List<TxOutcome> results) implements Result {
+        public static TransactionDone committed(List<TxOutcome> results) {
+            return new TransactionDone(true, null, results);
+        }
+
+        /** Nothing of the transaction applied. */
+        public static TransactionDone refused(String error) {
+            return new TransactionDone(false, error, List.of());
+        }
+    }
 
     /** One operation's outcome in a transaction; push fields or ack fields are set by {@code type}. */
     record TxOutcome(int index, String type, boolean success, String transactionId, String messageId,
-                     String partitionId, String queue, String error, boolean dlq) { }
+                     String partitionId, String queue, String error, boolean dlq) {
+        public static TxOutcome pushed(int index, PushOutcome push) {
+            return new TxOutcome(index, "push", true, push.transactionId(), push.messageId(), push.partitionId(),
+                    push.queue(), null, false);
+        }
 
-    record LeaseExtended(String leaseId, boolean success, String error, long expiresAt) implements Result { }
+        public static TxOutcome acked(int index, AckOutcome ack, String partitionId) {
+            return new TxOutcome(index, "ack", ack.success(), ack.transactionId(), null, partitionId, ack.queue(),
+                    ack.error(), ack.dlq());
+        }
+    }
+
+    record LeaseExtended(String leaseId, boolean success, String error, long expiresAt) implements Result {
+        public static LeaseExtended extended(String leaseId, long expiresAt) {
+            return new LeaseExtended(leaseId, true, null, expiresAt);
+        }
+
+        public static LeaseExtended refused(String leaseId, Rejection why, long expiresAt) {
+            return new LeaseExtended(leaseId, false, why.message(), expiresAt);
+        }
+    }
 
     record TraceRecorded(String traceId) implements Result { }
 

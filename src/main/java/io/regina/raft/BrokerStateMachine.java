@@ -218,8 +218,7 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
             metrics.recordApplyError();
             LOG.error("{}: applying {} at {} threw; answering a rejection. This is a bug in the domain.",
                     this, command.getClass().getSimpleName(), TermIndex.valueOf(logEntry), e);
-            return new Result.Rejected(Rejection.INVALID_REQUEST,
-                    "internal error applying " + command.getClass().getSimpleName() + ": " + e.getMessage());
+            return Rejection.APPLY_FAILED.reject(command.getClass().getSimpleName(), e.getMessage());
         }
     }
 

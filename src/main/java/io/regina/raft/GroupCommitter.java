@@ -77,9 +77,8 @@ public final class GroupCommitter implements AutoCloseable {
             return CompletableFuture.failedFuture(e);
         }
         if (encoded.length > limits.maxCommandBytes()) {
-            return CompletableFuture.completedFuture(new Result.Rejected(Rejection.TOO_LARGE, "The request is "
-                    + encoded.length + " bytes once encoded, over the limit of " + limits.maxCommandBytes()
-                    + " bytes per request: split it into smaller requests"));
+            return CompletableFuture.completedFuture(
+                    Rejection.TOO_LARGE.reject(encoded.length, limits.maxCommandBytes()));
         }
         CompletableFuture<Result> future = new CompletableFuture<>();
         List<List<Pending>> batches;

@@ -1,6 +1,7 @@
 package io.regina.raft;
 
 import io.regina.queue.BrokerState;
+import io.regina.queue.BrokerView;
 import io.regina.queue.Command;
 import io.regina.queue.CommandBus;
 import io.regina.queue.Result;
@@ -32,8 +33,8 @@ public final class RaftCommandBus implements CommandBus {
     }
 
     @Override
-    public <T> T read(Function<BrokerState, T> query) {
-        return stateMachine.read(query);
+    public <T> T read(Function<BrokerView, T> query) {
+        return stateMachine.read(state -> query.apply(state.view()));
     }
 
     @Override

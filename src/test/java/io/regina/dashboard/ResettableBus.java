@@ -1,6 +1,6 @@
 package io.regina.dashboard;
 
-import io.regina.queue.BrokerState;
+import io.regina.queue.BrokerView;
 import io.regina.queue.Command;
 import io.regina.queue.CommandBus;
 import io.regina.queue.Result;
@@ -24,7 +24,7 @@ final class ResettableBus implements CommandBus {
     }
 
     @Override
-    public <T> T read(Function<BrokerState, T> query) {
+    public <T> T read(Function<BrokerView, T> query) {
         return current.read(query);
     }
 

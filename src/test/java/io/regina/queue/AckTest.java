@@ -19,7 +19,7 @@ class AckTest {
     private final Broker broker = new Broker();
 
     private List<FailedJob> failedJobs() {
-        return broker.state().failedJobs().list(null, null, 0, 0, 100, null).items();
+        return broker.view().failedJobs().list(null, null, 0, 0, 100, null).items();
     }
 
     @Test
@@ -36,7 +36,7 @@ class AckTest {
 
         AckOutcome second = broker.ack(popped.messages().get(1));
         assertThat(second.leaseReleased()).isTrue();
-        assertThat(broker.state().leaseCount()).isZero();
+        assertThat(broker.view().leaseCount()).isZero();
         assertThat(data(broker.pop("q"))).containsExactly("c");
     }
 
@@ -104,11 +104,11 @@ class AckTest {
         List<AckOutcome> outcomes = broker.ackAll(popped, AckStatus.FAILED);
 
         assertThat(outcomes).extracting(AckOutcome::success).containsExactly(true, true);
-        assertThat(broker.state().leaseCount()).isZero();
+        assertThat(broker.view().leaseCount()).isZero();
         Popped again = broker.pop(Broker.from("q").partitions(2).batch(2));
         assertThat(data(again)).containsExactlyInAnyOrder("a", "b");
         assertThat(again.messages()).extracting(Delivery::attempts).containsExactly(2, 2);
-        assertThat(broker.state().partitions("q", 0, 10)).allSatisfy(p ->
+        assertThat(broker.view().partitions("q", 0, 10)).allSatisfy(p ->
                 assertThat(p.groups().get(0).batchRetries()).isEqualTo(1));
     }
 
@@ -209,7 +209,7 @@ class AckTest {
 
         assertThat(outcome.success()).isTrue();
         assertThat(outcome.leaseReleased()).isTrue();
-        assertThat(broker.state().depth("q", null).delayed()).isEqualTo(1);
+        assertThat(broker.view().depth("q", null).delayed()).isEqualTo(1);
         Popped b = broker.pop("q", 5);
         assertThat(data(b)).containsExactly("b");
         broker.ack(b.messages().get(0));
@@ -303,6 +303,6 @@ class AckTest {
     }
 
     private int batchRetries() {
-        return broker.state().partitions("q", 0, 1).get(0).groups().get(0).batchRetries();
+        return broker.view().partitions("q", 0, 1).get(0).groups().get(0).batchRetries();
     }
 }

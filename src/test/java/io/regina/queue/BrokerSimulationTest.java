@@ -239,7 +239,7 @@ class BrokerSimulationTest {
         void stepOnce() {
             if (random.nextInt(20) == 0) {
                 QueueModel queue = randomQueue();
-                long jump = state.queue(queue.name).options().leaseMillis() + random.nextInt(3_000);
+                long jump = state.view().queue(queue.name).options().leaseMillis() + random.nextInt(3_000);
                 clock.advance(jump);
                 note("jump " + jump + " ms");
             } else {
@@ -259,7 +259,7 @@ class BrokerSimulationTest {
                 apply(new Command.Tick());
             } else if (dice < 85) {
                 QueueModel queue = randomQueue();
-                configure(queue.name, state.queue(queue.name).options().stripes());
+                configure(queue.name, state.view().queue(queue.name).options().stripes());
             } else if (dice < 89) {
                 retryFailedJobs();
             } else if (dice < 92) {
@@ -498,7 +498,7 @@ class BrokerSimulationTest {
             note("pop " + queue.name + (partition == null ? "" : "@" + partition) + " group " + group + " batch "
                     + batch + (autoAck ? " autoAck" : "") + (partitions > 1 ? " partitions 2" : "") + " lease "
                     + leaseId);
-            long leaseMillis = state.queue(queue.name).options().leaseMillis();
+            long leaseMillis = state.view().queue(queue.name).options().leaseMillis();
             fireModelTimers(clock.now());
             Map<String, List<Msg>> before = new HashMap<>();
             Set<String> readyBefore = new LinkedHashSet<>();
@@ -615,7 +615,7 @@ class BrokerSimulationTest {
                     .map(i -> i.transactionId() + ":" + i.status().wire() + (i.delayMs() > 0 ? "+" + i.delayMs() : "")
                             + " lease " + i.leaseId()).toList());
             QueueModel queue = queues.get(batch.queue());
-            int retryLimit = state.queue(queue.name).options().retryLimit();
+            int retryLimit = state.view().queue(queue.name).options().retryLimit();
             fireModelTimers(clock.now());
             Set<String> rowsBefore = failedUuids();
             Result result = apply(new Command.Ack(items));
@@ -766,7 +766,7 @@ class BrokerSimulationTest {
         }
 
         List<FailedJob> allRows() {
-            return state.failedJobs().list(null, null, 0, 0, Integer.MAX_VALUE, null).items();
+            return state.view().failedJobs().list(null, null, 0, 0, Integer.MAX_VALUE, null).items();
         }
 
         void linkNewRows(Set<String> before, List<Msg> newlyFailed) {
@@ -893,7 +893,7 @@ class BrokerSimulationTest {
             note("forget failed job " + uuid);
             Result result = apply(new Command.ForgetFailedJob(uuid));
             if (unknown) {
-                check(result instanceof Result.Rejected r && r.rejection() == Rejection.NOT_FOUND,
+                check(result instanceof Result.Rejected r && r.rejection() == Rejection.FAILED_JOB_NOT_FOUND,
                         "forget of an unknown row answered " + result);
                 return;
             }
@@ -956,7 +956,7 @@ class BrokerSimulationTest {
             check(failedInModel == rows.size(), "failed-job rows " + rows.size() + " but the model has "
                     + failedInModel);
             checkQueueModePlaces(queues.get(JOBS));
-            check(state.leaseCount() == leases.size(), "leases " + state.leaseCount() + " but the model holds "
+            check(state.view().leaseCount() == leases.size(), "leases " + state.view().leaseCount() + " but the model holds "
                     + leases.keySet());
         }
 
@@ -975,7 +975,7 @@ class BrokerSimulationTest {
                     default -> { }
                 }
             }
-            Views.Depth depth = state.depth(queue.name, group);
+            Views.Depth depth = state.view().depth(queue.name, group);
             check(depth.reserved() == reserved, "depth of " + queue.name + "/" + group + " " + depth
                     + " but the model has reserved " + reserved);
             check(depth.delayed() == waiting, "depth of " + queue.name + "/" + group + " " + depth
@@ -984,7 +984,7 @@ class BrokerSimulationTest {
             // retried copies) as pending, so pending is exact only where one group reads the queue.
             check(queue.groups.size() > 1 || depth.pending() == pending, "depth of " + queue.name + "/" + group + " " + depth
                     + " but the model has pending " + pending);
-            for (Views.PartitionView view : state.partitions(queue.name, 0, 100)) {
+            for (Views.PartitionView view : state.view().partitions(queue.name, 0, 100)) {
                 for (Views.GroupPosition position : view.groups()) {
                     if (!position.group().equals(group)) {
                         continue;
@@ -1008,7 +1008,7 @@ class BrokerSimulationTest {
         void checkQueueModePlaces(QueueModel queue) {
             Map<String, List<String>> places = new TreeMap<>();
             for (String partition : queue.partitionNames) {
-                for (Views.MessageView view : state.browse(queue.name, partition, 0, Integer.MAX_VALUE)) {
+                for (Views.MessageView view : state.view().browse(queue.name, partition, 0, Integer.MAX_VALUE)) {
                     if (!view.status().equals("consumed")) {
                         places.computeIfAbsent(view.id(), id -> new ArrayList<>()).add(view.status());
                     }

@@ -21,7 +21,7 @@ class ConfigureAndPushTest {
         assertThat(configured.queue()).isEqualTo("orders");
         assertThat(configured.options().leaseTime()).isEqualTo(30);
         assertThat(configured.partitionId()).isEqualTo(Ids.named("partition", "orders", "Default"));
-        assertThat(broker.state().partitions("orders", 0, 10)).extracting(Views.PartitionView::name)
+        assertThat(broker.view().partitions("orders", 0, 10)).extracting(Views.PartitionView::name)
                 .containsExactly("Default");
     }
 
@@ -36,7 +36,7 @@ class ConfigureAndPushTest {
         assertThat(second.options().retryLimit()).isEqualTo(3);
         assertThat(second.queueId()).isEqualTo(first.queueId());
         assertThat(second.partitionId()).isEqualTo(first.partitionId());
-        assertThat(broker.state().queue("orders").options()).isEqualTo(second.options());
+        assertThat(broker.view().queue("orders").options()).isEqualTo(second.options());
     }
 
     @Test
@@ -45,9 +45,9 @@ class ConfigureAndPushTest {
 
         broker.configure("orders");
 
-        assertThat(broker.state().partitions("orders", 0, 10)).extracting(Views.PartitionView::name)
+        assertThat(broker.view().partitions("orders", 0, 10)).extracting(Views.PartitionView::name)
                 .containsExactlyInAnyOrder("eu", "Default");
-        assertThat(broker.state().depth("orders", null).pending()).isEqualTo(1);
+        assertThat(broker.view().depth("orders", null).pending()).isEqualTo(1);
     }
 
     @Test
@@ -55,10 +55,10 @@ class ConfigureAndPushTest {
         broker.push("billing.invoice.send", "a");
         broker.push("plain", "b");
 
-        assertThat(broker.state().queue("billing.invoice.send").namespace()).isEqualTo("billing");
-        assertThat(broker.state().queue("billing.invoice.send").task()).isEqualTo("invoice");
-        assertThat(broker.state().queue("plain").namespace()).isNull();
-        assertThat(broker.state().queue("plain").task()).isNull();
+        assertThat(broker.view().queue("billing.invoice.send").namespace()).isEqualTo("billing");
+        assertThat(broker.view().queue("billing.invoice.send").task()).isEqualTo("invoice");
+        assertThat(broker.view().queue("plain").namespace()).isNull();
+        assertThat(broker.view().queue("plain").task()).isNull();
     }
 
     @Test
@@ -93,7 +93,7 @@ class ConfigureAndPushTest {
 
         assertThat(duplicate.status()).isEqualTo(PushStatus.DUPLICATE);
         assertThat(duplicate.messageId()).isEqualTo("original");
-        assertThat(broker.state().depth("q", null).pending()).isEqualTo(1);
+        assertThat(broker.view().depth("q", null).pending()).isEqualTo(1);
     }
 
     @Test
@@ -146,7 +146,7 @@ class ConfigureAndPushTest {
         assertThat(result).isInstanceOf(Result.Rejected.class);
         assertThat(((Result.Rejected) result).rejection()).isEqualTo(Rejection.QUEUE_FULL);
         assertThat(((Result.Rejected) result).message()).contains("maxSize 3");
-        assertThat(broker.state().depth("q", null).pending()).isEqualTo(2);
+        assertThat(broker.view().depth("q", null).pending()).isEqualTo(2);
         assertThat(broker.push("q", "c").outcomes().get(0).status()).isEqualTo(PushStatus.QUEUED);
     }
 

@@ -42,7 +42,7 @@ class ConsumerGroupTest {
         broker.ack(broker.pop(from("q").group("g")).messages().get(0));
         broker.ack(broker.pop("q").messages().get(0));
 
-        assertThat(broker.state().queue("q").storedMessages()).isEqualTo(1);
+        assertThat(broker.view().queue("q").storedMessages()).isEqualTo(1);
     }
 
     @Test
@@ -118,7 +118,7 @@ class ConsumerGroupTest {
         Result.Sought sought = broker.apply(new Command.Seek("g", "q", afterA, false), Result.Sought.class);
 
         assertThat(sought.partitionsUpdated()).isEqualTo(1);
-        assertThat(broker.state().leaseCount()).as("the group's leases are released").isZero();
+        assertThat(broker.view().leaseCount()).as("the group's leases are released").isZero();
         assertThat(data(broker.pop(from("q").group("g").batch(5)))).containsExactly("b");
     }
 
@@ -148,7 +148,11 @@ class ConsumerGroupTest {
     void seekOnAnUnknownQueueIsNotFound() {
         assertThat(broker.apply(new Command.Seek("g", "nowhere", 0, true)))
                 .isInstanceOfSatisfying(Result.Rejected.class,
-                        r -> assertThat(r.rejection()).isEqualTo(Rejection.NOT_FOUND));
+                        r -> {
+                            assertThat(r.rejection()).isEqualTo(Rejection.QUEUE_NOT_FOUND);
+                            assertThat(r.rejection().httpStatus()).isEqualTo(404);
+                            assertThat(r.message()).isEqualTo("Queue 'nowhere' does not exist");
+                        });
     }
 
     @Test
@@ -159,8 +163,8 @@ class ConsumerGroupTest {
         Result.GroupDeleted deleted = broker.apply(new Command.DeleteGroup("g", "q"), Result.GroupDeleted.class);
 
         assertThat(deleted.deletedPartitions()).isEqualTo(1);
-        assertThat(broker.state().leaseCount()).isZero();
-        assertThat(broker.state().queue("q").groups()).isEmpty();
+        assertThat(broker.view().leaseCount()).isZero();
+        assertThat(broker.view().queue("q").groups()).isEmpty();
         assertThat(data(broker.pop(from("q").group("g")))).as("it starts over").containsExactly("a");
     }
 

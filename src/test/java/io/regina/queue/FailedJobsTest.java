@@ -1,6 +1,6 @@
 package io.regina.queue;
 
-import io.regina.queue.FailedJobTable.Page;
+import io.regina.queue.FailedJobs.Page;
 import io.regina.queue.Result.Delivery;
 import io.regina.queue.Result.FailedJobsRetried;
 import io.regina.testing.Broker;
@@ -23,11 +23,11 @@ class FailedJobsTest {
         broker.push(item(queue).payload(payload));
         Delivery delivery = broker.pop(queue).messages().get(0);
         broker.ack(ackOf(delivery).status(AckStatus.DLQ).error(error));
-        return broker.state().failedJobs().list(queue, null, 0, 0, 1, null).items().get(0);
+        return broker.view().failedJobs().list(queue, null, 0, 0, 1, null).items().get(0);
     }
 
     private Page list(String queue, String text, long from, long to, int limit, String cursor) {
-        return broker.state().failedJobs().list(queue, text, from, to, limit, cursor);
+        return broker.view().failedJobs().list(queue, text, from, to, limit, cursor);
     }
 
     @Test
@@ -52,15 +52,15 @@ class FailedJobsTest {
         broker.advanceSeconds(1);
         broker.ack(ackOf(broker.pop("q").messages().get(0)).status(AckStatus.DLQ).error("bad input"));
 
-        FailedJob row = broker.state().failedJobs().list(null, null, 0, 0, 1, null).items().get(0);
+        FailedJob row = broker.view().failedJobs().list(null, null, 0, 0, 1, null).items().get(0);
 
         assertThat(row).extracting(FailedJob::queue, FailedJob::partition, FailedJob::messageId,
                         FailedJob::transactionId, FailedJob::traceId, FailedJob::data, FailedJob::error,
                         FailedJob::attempts, FailedJob::producerSub, FailedJob::createdAt, FailedJob::failedAt)
                 .containsExactly("q", "Default", "m1", "t1", "tr", "{\"n\":1}", "bad input", 1, "bob", createdAt,
                         broker.now());
-        assertThat(broker.state().failedJobs().get(row.uuid())).isEqualTo(row);
-        assertThat(broker.state().queue("q").failed()).isEqualTo(1);
+        assertThat(broker.view().failedJobs().get(row.uuid())).isEqualTo(row);
+        assertThat(broker.view().queue("q").failed()).isEqualTo(1);
     }
 
     @Test
@@ -88,7 +88,7 @@ class FailedJobsTest {
 
         assertThat(retried.retried()).isEqualTo(1);
         assertThat(retried.missing()).containsExactly("missing-uuid");
-        assertThat(broker.state().failedJobs().size()).isZero();
+        assertThat(broker.view().failedJobs().size()).isZero();
         Delivery again = broker.pop("q").messages().get(0);
         assertThat(again.data()).isEqualTo("a");
         assertThat(again.transactionId()).isEqualTo(a.transactionId());
@@ -156,7 +156,10 @@ class FailedJobsTest {
     void retryOneOfAnUnknownRowIsNotFound() {
         assertThat(broker.apply(new Command.RetryFailedJob("nope", null)))
                 .isInstanceOfSatisfying(Result.Rejected.class,
-                        r -> assertThat(r.rejection()).isEqualTo(Rejection.NOT_FOUND));
+                        r -> {
+                            assertThat(r.rejection()).isEqualTo(Rejection.FAILED_JOB_NOT_FOUND);
+                            assertThat(r.message()).isEqualTo("Failed job nope not found");
+                        });
     }
 
     @Test
@@ -177,7 +180,7 @@ class FailedJobsTest {
     void aRetryOfAQueueThatWasDeletedRecreatesIt() {
         FailedJob a = fail("q", "a", "e");
         broker.apply(new Command.DeleteQueue("q"));
-        assertThat(broker.state().failedJobs().size()).as("deleting the queue removed its rows").isZero();
+        assertThat(broker.view().failedJobs().size()).as("deleting the queue removed its rows").isZero();
 
         FailedJobsRetried retried = broker.apply(new Command.RetryFailedJobs(
                 new FailedJobSelector.Ids(List.of(a.uuid())), 10), FailedJobsRetried.class);
@@ -191,9 +194,9 @@ class FailedJobsTest {
 
         assertThat(broker.apply(new Command.ForgetFailedJob(a.uuid()))).isInstanceOfSatisfying(
                 Result.FailedJobsRemoved.class, r -> assertThat(r.removed()).isEqualTo(1));
-        assertThat(broker.state().failedJobs().get(a.uuid())).isNull();
+        assertThat(broker.view().failedJobs().get(a.uuid())).isNull();
         assertThat(broker.apply(new Command.ForgetFailedJob(a.uuid()))).isInstanceOfSatisfying(
-                Result.Rejected.class, r -> assertThat(r.rejection()).isEqualTo(Rejection.NOT_FOUND));
+                Result.Rejected.class, r -> assertThat(r.rejection()).isEqualTo(Rejection.FAILED_JOB_NOT_FOUND));
     }
 
     @Test
@@ -206,7 +209,7 @@ class FailedJobsTest {
                 .removed()).isEqualTo(2);
         assertThat(broker.apply(new Command.RemoveFailedJobs(0, null, false), Result.FailedJobsRemoved.class)
                 .removed()).isEqualTo(1);
-        assertThat(broker.state().failedJobs().size()).isZero();
+        assertThat(broker.view().failedJobs().size()).isZero();
     }
 
     @Test
@@ -238,13 +241,13 @@ class FailedJobsTest {
                 Result.FailedJobsRemoved.class);
         assertThat(step.removed()).isEqualTo(2);
         assertThat(step.more()).isTrue();
-        assertThat(broker.state().failedJobs().get(first.uuid())).isNull();
-        assertThat(broker.state().failedJobs().get(second.uuid())).isNull();
+        assertThat(broker.view().failedJobs().get(first.uuid())).isNull();
+        assertThat(broker.view().failedJobs().get(second.uuid())).isNull();
 
         Result.FailedJobsRemoved last = broker.apply(new Command.RemoveFailedJobs(0, "q", false, 2),
                 Result.FailedJobsRemoved.class);
         assertThat(last.removed()).isEqualTo(1);
         assertThat(last.more()).isFalse();
-        assertThat(broker.state().failedJobs().get(third.uuid())).isNull();
+        assertThat(broker.view().failedJobs().get(third.uuid())).isNull();
     }
 }

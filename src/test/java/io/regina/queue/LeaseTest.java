@@ -28,7 +28,7 @@ class LeaseTest {
         assertThat(data(again)).containsExactly("a", "b");
         assertThat(again.leaseId()).isNotEqualTo(first.leaseId());
         assertThat(again.messages()).extracting(Delivery::attempts).containsExactly(2, 2);
-        assertThat(broker.state().partitions("q", 0, 1).get(0).groups().get(0).batchRetries())
+        assertThat(broker.view().partitions("q", 0, 1).get(0).groups().get(0).batchRetries())
                 .as("expiry does not bump the retry counter").isZero();
     }
 
@@ -37,14 +37,14 @@ class LeaseTest {
         broker.configure("q", options().leaseTime(10));
         broker.push("q", "a");
         broker.pop("q");
-        assertThat(broker.state().leaseCount()).isEqualTo(1);
+        assertThat(broker.view().leaseCount()).isEqualTo(1);
 
         Result.Ticked ticked = broker.advanceSeconds(10).tick();
 
         assertThat(ticked.expiredLeases()).isEqualTo(1);
-        assertThat(broker.state().leaseCount()).isZero();
-        assertThat(broker.state().mayDeliver("q", null, null)).isTrue();
-        assertThat(broker.state().depth("q", null).pending()).isEqualTo(1);
+        assertThat(broker.view().leaseCount()).isZero();
+        assertThat(broker.view().mayDeliver("q", null, null)).isTrue();
+        assertThat(broker.view().depth("q", null).pending()).isEqualTo(1);
     }
 
     @Test
@@ -93,7 +93,7 @@ class LeaseTest {
         broker.advanceSeconds(30).tick();
 
         assertThat(broker.pop(Broker.from("q").partitions(2).batch(2)).messages()).isEmpty();
-        assertThat(broker.state().leaseCount()).isEqualTo(1);
+        assertThat(broker.view().leaseCount()).isEqualTo(1);
     }
 
     @Test

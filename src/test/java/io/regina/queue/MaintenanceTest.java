@@ -20,13 +20,13 @@ class MaintenanceTest {
 
         assertThat(pushed.outcomes()).extracting(Result.PushOutcome::status)
                 .containsExactly(PushStatus.BUFFERED, PushStatus.BUFFERED);
-        assertThat(broker.state().maintenance().bufferedMessages()).isEqualTo(2);
+        assertThat(broker.view().maintenance().bufferedMessages()).isEqualTo(2);
         assertThat(broker.pop("q").messages()).isEmpty();
 
         broker.apply(new Command.SetMaintenance(false, false));
         broker.apply(new Command.SetMaintenance(false, false));
 
-        assertThat(broker.state().maintenance().bufferedMessages()).isZero();
+        assertThat(broker.view().maintenance().bufferedMessages()).isZero();
         assertThat(data(broker.pop("q", 10))).containsExactly("a", "b");
         assertThat(broker.pop("q", 10).messages()).isEmpty();
     }
@@ -58,6 +58,6 @@ class MaintenanceTest {
 
         assertThat(result.popMaintenanceMode()).isTrue();
         assertThat(result.maintenanceMode()).isFalse();
-        assertThat(broker.state().maintenance().popMaintenanceMode()).isTrue();
+        assertThat(broker.view().maintenance().popMaintenanceMode()).isTrue();
     }
 }

@@ -109,9 +109,9 @@ class PopTest {
 
         assertThat(popped.leaseId()).isEmpty();
         assertThat(popped.messages().get(0).leaseId()).isEmpty();
-        assertThat(broker.state().leaseCount()).isZero();
+        assertThat(broker.view().leaseCount()).isZero();
         assertThat(data(broker.pop("q"))).containsExactly("b");
-        assertThat(broker.state().depth("q", null).size()).isEqualTo(1);
+        assertThat(broker.view().depth("q", null).size()).isEqualTo(1);
     }
 
     @Test
@@ -125,7 +125,7 @@ class PopTest {
         assertThat(popped.messages()).extracting(Delivery::leaseId).containsOnly(popped.leaseId());
         assertThat(popped.partitionsClaimed()).isEqualTo(2);
         assertThat(data(popped)).containsExactly("a1", "a2", "b1");
-        assertThat(broker.state().leaseCount()).isEqualTo(1);
+        assertThat(broker.view().leaseCount()).isEqualTo(1);
         assertThat(data(broker.pop("q"))).containsExactly("c1");
     }
 
@@ -146,7 +146,7 @@ class PopTest {
         broker.push("q", "a");
 
         assertThat(broker.pop("q").messages()).isEmpty();
-        assertThat(broker.state().mayDeliver("q", null, null)).isFalse();
+        assertThat(broker.view().mayDeliver("q", null, null)).isFalse();
 
         broker.apply(new Command.PauseQueue("q", false));
         assertThat(data(broker.pop("q"))).containsExactly("a");
@@ -157,7 +157,10 @@ class PopTest {
         Result result = broker.apply(new Command.PauseQueue("nowhere", true));
 
         assertThat(result).isInstanceOfSatisfying(Result.Rejected.class,
-                r -> assertThat(r.rejection()).isEqualTo(Rejection.NOT_FOUND));
+                r -> {
+                    assertThat(r.rejection()).isEqualTo(Rejection.QUEUE_NOT_FOUND);
+                    assertThat(r.message()).isEqualTo("Queue 'nowhere' does not exist");
+                });
     }
 
     @Test
@@ -181,12 +184,12 @@ class PopTest {
     @Test
     void mayDeliverSaysYesWhenAPopWouldDeliver() {
         broker.configure("q");
-        assertThat(broker.state().mayDeliver("q", null, null)).isFalse();
+        assertThat(broker.view().mayDeliver("q", null, null)).isFalse();
 
         broker.push("q", "a");
 
-        assertThat(broker.state().mayDeliver("q", null, null)).isTrue();
-        assertThat(broker.state().mayDeliver("q", "Default", null)).isTrue();
+        assertThat(broker.view().mayDeliver("q", null, null)).isTrue();
+        assertThat(broker.view().mayDeliver("q", "Default", null)).isTrue();
         assertThat(broker.state().drainDeliverable()).contains("q");
     }
 }

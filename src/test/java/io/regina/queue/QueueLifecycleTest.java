@@ -23,12 +23,12 @@ class QueueLifecycleTest {
         Result.QueueDeleted deleted = broker.apply(new Command.DeleteQueue("q"), Result.QueueDeleted.class);
 
         assertThat(deleted.existed()).isTrue();
-        assertThat(broker.state().hasQueue("q")).isFalse();
-        assertThat(broker.state().leaseCount()).isZero();
-        assertThat(broker.state().failedJobs().size()).isZero();
-        assertThat(broker.state().storedMessages()).isEqualTo(1);
+        assertThat(broker.view().hasQueue("q")).isFalse();
+        assertThat(broker.view().leaseCount()).isZero();
+        assertThat(broker.view().failedJobs().size()).isZero();
+        assertThat(broker.view().storedMessages()).isEqualTo(1);
         broker.advanceSeconds(20).tick();
-        assertThat(broker.state().hasQueue("q")).as("the delayed message died with its queue").isFalse();
+        assertThat(broker.view().hasQueue("q")).as("the delayed message died with its queue").isFalse();
     }
 
     @Test
@@ -46,7 +46,7 @@ class QueueLifecycleTest {
         Result.PushOutcome again = broker.push(item("q").tx("t")).outcomes().get(0);
 
         assertThat(again.status()).isEqualTo(Result.PushStatus.QUEUED);
-        assertThat(broker.state().depth("q", null).pending()).isEqualTo(1);
+        assertThat(broker.view().depth("q", null).pending()).isEqualTo(1);
     }
 
     @Test
@@ -58,11 +58,11 @@ class QueueLifecycleTest {
         Result.Cleared cleared = broker.apply(new Command.ClearQueue("q"), Result.Cleared.class);
 
         assertThat(cleared.cleared()).isEqualTo(2);
-        assertThat(broker.state().depth("q", null).size()).isEqualTo(1);
+        assertThat(broker.view().depth("q", null).size()).isEqualTo(1);
         assertThat(broker.ack(leased).success()).isTrue();
         broker.advanceSeconds(20);
         assertThat(broker.pop("q").messages()).isEmpty();
-        assertThat(broker.state().storedMessages()).isZero();
+        assertThat(broker.view().storedMessages()).isZero();
     }
 
     @Test
@@ -88,7 +88,7 @@ class QueueLifecycleTest {
         broker.push(item("q").delayMs(1_000));
         broker.pop("q", 2);
 
-        Views.Depth depth = broker.state().depth("q", null);
+        Views.Depth depth = broker.view().depth("q", null);
 
         assertThat(depth.pending()).isEqualTo(1);
         assertThat(depth.reserved()).isEqualTo(2);
@@ -101,7 +101,7 @@ class QueueLifecycleTest {
         broker.apply(new Command.RecordTrace("tr1", "t", "p", "g", java.util.List.of("a"), "info", "{}"));
         broker.apply(new Command.RecordTrace("tr2", "t", "p", "g", java.util.List.of("b"), "info", "{}"));
 
-        assertThat(broker.state().traces("t", 10)).extracting(BrokerState.Trace::traceId)
+        assertThat(broker.view().traces("t", 10)).extracting(BrokerState.Trace::traceId)
                 .containsExactly("tr2", "tr1");
     }
 
@@ -113,7 +113,7 @@ class QueueLifecycleTest {
 
         broker.state().apply(new Command.Tick(), later - 500);
 
-        assertThat(broker.state().lastAppliedTime()).isEqualTo(later);
+        assertThat(broker.view().lastAppliedTime()).isEqualTo(later);
         assertThat(data(broker.pop("q"))).containsExactly("a");
     }
 }

@@ -29,7 +29,7 @@ class StripeTest {
 
         broker.push(items.toArray(Broker.Item[]::new));
 
-        Map<String, Long> perStripe = broker.state().partitions("jobs", 0, 100).stream()
+        Map<String, Long> perStripe = broker.view().partitions("jobs", 0, 100).stream()
                 .filter(p -> p.messages() > 0)
                 .collect(Collectors.toMap(Views.PartitionView::name, Views.PartitionView::messages));
         assertThat(perStripe.keySet()).containsExactlyInAnyOrder("stripe-0", "stripe-1", "stripe-2", "stripe-3",
@@ -86,6 +86,6 @@ class StripeTest {
         if (first.partition().equals(second.partition())) {
             throw new AssertionError("the same stripe was leased twice");
         }
-        assertThat(second.messages()).hasSize(BrokerState.stripeOf("a", 64) == BrokerState.stripeOf("b", 64) ? 0 : 1);
+        assertThat(second.messages()).hasSize(Pushes.stripeOf("a", 64) == Pushes.stripeOf("b", 64) ? 0 : 1);
     }
 }

@@ -18,7 +18,7 @@ class TimingTest {
         broker.push(item("q").payload("later").delayMs(5_000), item("q").payload("now"));
 
         assertThat(data(broker.pop("q", 5))).containsExactly("now");
-        assertThat(broker.state().depth("q", null).delayed()).isEqualTo(1);
+        assertThat(broker.view().depth("q", null).delayed()).isEqualTo(1);
     }
 
     @Test
@@ -37,7 +37,7 @@ class TimingTest {
 
         assertThat(broker.pop("q").messages()).isEmpty();
         broker.advance(2_000).tick();
-        assertThat(broker.state().depth("q", null).pending()).isEqualTo(1);
+        assertThat(broker.view().depth("q", null).pending()).isEqualTo(1);
         assertThat(data(broker.pop("q"))).containsExactly("x");
     }
 
@@ -105,11 +105,11 @@ class TimingTest {
         broker.configure("q", options().completedRetentionSeconds(60).retentionEnabled(true));
         broker.push("q", "done", "waiting");
         broker.ack(broker.pop("q").messages().get(0));
-        assertThat(broker.state().queue("q").storedMessages()).isEqualTo(2);
+        assertThat(broker.view().queue("q").storedMessages()).isEqualTo(2);
 
         broker.advanceSeconds(61).tick();
 
-        assertThat(broker.state().queue("q").storedMessages()).isEqualTo(1);
+        assertThat(broker.view().queue("q").storedMessages()).isEqualTo(1);
         assertThat(data(broker.pop("q", 5))).containsExactly("waiting");
     }
 
@@ -155,9 +155,9 @@ class TimingTest {
 
         broker.ack(broker.pop("q").messages().get(0));
 
-        assertThat(broker.state().queue("q").storedMessages()).isEqualTo(1);
-        assertThat(broker.state().storedMessages()).isEqualTo(1);
-        assertThat(broker.state().findMessages(broker.state().browse("q", "Default", 0, 10).get(0).transactionId(), 5))
+        assertThat(broker.view().queue("q").storedMessages()).isEqualTo(1);
+        assertThat(broker.view().storedMessages()).isEqualTo(1);
+        assertThat(broker.view().findMessages(broker.view().browse("q", "Default", 0, 10).get(0).transactionId(), 5))
                 .extracting(Views.MessageView::status).containsExactly("pending");
     }
 
@@ -167,6 +167,6 @@ class TimingTest {
 
         broker.pop(from("q").batch(2).autoAck());
 
-        assertThat(broker.state().storedMessages()).isZero();
+        assertThat(broker.view().storedMessages()).isZero();
     }
 }

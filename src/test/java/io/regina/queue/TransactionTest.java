@@ -44,7 +44,7 @@ class TransactionTest {
         assertThat(done.results()).allSatisfy(r -> assertThat(r.success()).isTrue());
         assertThat(done.results().get(1).transactionId()).isEqualTo("r1");
         assertThat(done.results().get(1).messageId()).isNotNull();
-        assertThat(broker.state().depth("in", null).size()).isZero();
+        assertThat(broker.view().depth("in", null).size()).isZero();
         assertThat(data(broker.pop("out"))).containsExactly("result");
     }
 
@@ -59,8 +59,8 @@ class TransactionTest {
 
         assertThat(done.success()).isFalse();
         assertThat(done.error()).contains("taken");
-        assertThat(broker.state().depth("out", null).pending()).isEqualTo(1);
-        assertThat(broker.state().depth("in", null).reserved()).isEqualTo(1);
+        assertThat(broker.view().depth("out", null).pending()).isEqualTo(1);
+        assertThat(broker.view().depth("in", null).reserved()).isEqualTo(1);
     }
 
     @Test
@@ -68,7 +68,7 @@ class TransactionTest {
         TransactionDone done = transaction(pushOf(item("out").tx("t")), pushOf(item("out").tx("t")));
 
         assertThat(done.success()).isFalse();
-        assertThat(broker.state().hasQueue("out")).isFalse();
+        assertThat(broker.view().hasQueue("out")).isFalse();
     }
 
     @Test
@@ -80,8 +80,8 @@ class TransactionTest {
 
         assertThat(done.success()).isFalse();
         assertThat(done.error()).contains("Invalid or expired lease");
-        assertThat(broker.state().hasQueue("out")).isFalse();
-        assertThat(broker.state().depth("in", null).reserved()).isEqualTo(1);
+        assertThat(broker.view().hasQueue("out")).isFalse();
+        assertThat(broker.view().depth("in", null).reserved()).isEqualTo(1);
     }
 
     @Test
@@ -100,7 +100,7 @@ class TransactionTest {
         TransactionDone done = transaction(List.of("gone"), pushOf(item("out")));
 
         assertThat(done.success()).isFalse();
-        assertThat(broker.state().hasQueue("out")).isFalse();
+        assertThat(broker.view().hasQueue("out")).isFalse();
     }
 
     @Test
@@ -112,8 +112,8 @@ class TransactionTest {
 
         assertThat(done.success()).isTrue();
         assertThat(done.results().get(0).dlq()).isTrue();
-        assertThat(broker.state().failedJobs().size()).isEqualTo(1);
-        assertThat(broker.state().failedJobs().list(null, null, 0, 0, 10, null).items().get(0).error())
+        assertThat(broker.view().failedJobs().size()).isEqualTo(1);
+        assertThat(broker.view().failedJobs().list(null, null, 0, 0, 10, null).items().get(0).error())
                 .isEqualTo("nope");
         assertThat(broker.pop("in").messages()).isEmpty();
     }
@@ -125,6 +125,6 @@ class TransactionTest {
         TransactionDone done = transaction(pushOf(item("out"), item("out")));
 
         assertThat(done.success()).isFalse();
-        assertThat(broker.state().depth("out", null).pending()).isZero();
+        assertThat(broker.view().depth("out", null).pending()).isZero();
     }
 }

@@ -78,7 +78,7 @@ class RaftCommandBusTest {
                 assertThat(outcome.status()).isEqualTo(Result.PushStatus.QUEUED);
             }
             assertThat(metrics.maxCommandsPerEntry()).isGreaterThan(1);
-            before = bus.read(RaftCommandBusTest::image);
+            before = machine.read(RaftCommandBusTest::image);
         }
         RaftMetrics metrics2 = new RaftMetrics();
         BrokerStateMachine<BrokerState> machine2 = BrokerStateMachine.forBrokerState(metrics2,
@@ -86,7 +86,7 @@ class RaftCommandBusTest {
         try (RaftNode node = new RaftNode(settings, machine2, metrics2)) {
             node.start();
             RaftCommandBus bus = new RaftCommandBus(node.committer(), machine2);
-            assertThat(bus.read(RaftCommandBusTest::image)).isEqualTo(before);
+            assertThat(machine2.read(RaftCommandBusTest::image)).isEqualTo(before);
             Result again = bus.submit(push("7")).get(30, TimeUnit.SECONDS);
             assertThat(((Result.Pushed) again).outcomes().get(0).status()).isEqualTo(Result.PushStatus.DUPLICATE);
         }

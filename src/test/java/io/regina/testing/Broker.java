@@ -2,6 +2,7 @@ package io.regina.testing;
 
 import io.regina.queue.AckStatus;
 import io.regina.queue.BrokerState;
+import io.regina.queue.BrokerView;
 import io.regina.queue.Command;
 import io.regina.queue.Ids;
 import io.regina.queue.QueueOptions;
@@ -33,6 +34,11 @@ public final class Broker {
 
     public BrokerState state() {
         return state;
+    }
+
+    /** What queries see of the state now. */
+    public BrokerView view() {
+        return state.view();
     }
 
     public ManualClock clock() {

@@ -1,6 +1,7 @@
 package io.regina.testing;
 
 import io.regina.queue.BrokerState;
+import io.regina.queue.BrokerView;
 import io.regina.queue.Command;
 import io.regina.queue.CommandBus;
 import io.regina.queue.Result;
@@ -26,8 +27,8 @@ public final class InMemoryCommandBus implements CommandBus {
     }
 
     @Override
-    public synchronized <T> T read(Function<BrokerState, T> query) {
-        return query.apply(state);
+    public synchronized <T> T read(Function<BrokerView, T> query) {
+        return query.apply(state.view());
     }
 
     @Override

@@ -1,0 +1,281 @@
+package io.regina.queue;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/** The {@link BrokerView} of a {@link BrokerState}: computes each picture from the indexes, changes nothing. */
+final class StateView implements BrokerView {
+
+    private final BrokerState state;
+
+    StateView(BrokerState state) {
+        this.state = state;
+    }
+
+    @Override
+    public FailedJobs failedJobs() {
+        return state.failedJobs;
+    }
+
+    @Override
+    public long lastAppliedTime() {
+        return state.lastNow;
+    }
+
+    @Override
+    public boolean hasQueue(String queue) {
+        return state.queues.containsKey(queue);
+    }
+
+    @Override
+    public List<String> queueNames() {
+        return List.copyOf(state.queues.keySet());
+    }
+
+    @Override
+    public Views.Maintenance maintenance() {
+        return new Views.Maintenance(state.maintenanceMode, state.popMaintenanceMode, state.buffered.size());
+    }
+
+    @Override
+    public long storedBytes() {
+        return state.bodies.bytes();
+    }
+
+    @Override
+    public long storedMessages() {
+        return state.bodies.count();
+    }
+
+    @Override
+    public boolean mayDeliver(String queueName, String partition, String group) {
+        BrokerQueue queue = state.queues.get(queueName);
+        if (queue == null || queue.paused || state.popMaintenanceMode) {
+            return false;
+        }
+        Group existing = queue.groups.get(Group.nameOf(group));
+        if (existing == null) {
+            for (Partition candidate : queue.partitions.values()) {
+                if (!candidate.log.isEmpty()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (partition == null || partition.isEmpty() || "Default".equals(partition)) {
+            return !existing.ready.isEmpty();
+        }
+        Cursor cursor = existing.cursors.get(partition);
+        return cursor != null && cursor.claim == null && cursor.firstDeliverable() != null;
+    }
+
+    @Override
+    public int readyPartitions(String queueName, String group) {
+        BrokerQueue queue = state.queues.get(queueName);
+        if (queue == null || queue.paused || state.popMaintenanceMode) {
+            return 0;
+        }
+        Group existing = queue.groups.get(Group.nameOf(group));
+        return existing == null ? Integer.MAX_VALUE : existing.ready.size();
+    }
+
+    @Override
+    public Views.Depth depth(String queueName, String group) {
+        BrokerQueue queue = state.queues.get(queueName);
+        if (queue == null) {
+            return null;
+        }
+        return depth(queue, group == null ? Group.QUEUE_MODE : group);
+    }
+
+    private Views.Depth depth(BrokerQueue queue, String groupName) {
+        Group group = queue.groups.get(groupName);
+        long pending = 0;
+        long reserved = 0;
+        long oldest = 0;
+        for (Partition partition : queue.partitions.values()) {
+            Cursor cursor = group == null ? null : group.cursors.get(partition.name);
+            long start = cursor == null ? partition.log.headSeq() : cursor.next;
+            long unconsumed = partition.log.tailSeq() - start - (cursor == null ? 0 : cursor.doneAhead.size());
+            long leased = 0;
+            if (cursor != null && cursor.claim != null) {
+                leased = cursor.claim.seqs.size() - cursor.claim.resolved.size();
+            }
+            reserved += leased;
+            pending += Math.max(0, unconsumed - leased);
+            Message first = cursor == null ? partition.log.head() : cursor.firstDeliverable();
+            if (first != null && (oldest == 0 || first.createdAt < oldest)) {
+                oldest = first.createdAt;
+            }
+        }
+        long delayed = 0;
+        for (DelayedMessage waiting : queue.delayed.values()) {
+            if (waiting.onlyGroup == null || waiting.onlyGroup.equals(groupName)) {
+                delayed++;
+            }
+        }
+        return new Views.Depth(pending, reserved, delayed, oldest);
+    }
+
+    @Override
+    public List<Views.QueueSummary> queues() {
+        List<Views.QueueSummary> summaries = new ArrayList<>(state.queues.size());
+        for (BrokerQueue queue : state.queues.values()) {
+            summaries.add(summary(queue));
+        }
+        return summaries;
+    }
+
+    @Override
+    public Views.QueueSummary queue(String name) {
+        BrokerQueue queue = state.queues.get(name);
+        return queue == null ? null : summary(queue);
+    }
+
+    private Views.QueueSummary summary(BrokerQueue queue) {
+        List<String> groups = new ArrayList<>();
+        for (String group : queue.groups.keySet()) {
+            if (!Group.QUEUE_MODE.equals(group)) {
+                groups.add(group);
+            }
+        }
+        return new Views.QueueSummary(queue.name, queue.id, queue.namespace, queue.task, queue.options, queue.paused,
+                queue.partitions.size(), queue.storedMessages, depth(queue, Group.QUEUE_MODE),
+                state.failedJobs.size(queue.name), groups);
+    }
+
+    @Override
+    public List<Views.PartitionView> partitions(String queueName, int offset, int limit) {
+        BrokerQueue queue = state.queues.get(queueName);
+        if (queue == null) {
+            return List.of();
+        }
+        List<Views.PartitionView> page = new ArrayList<>();
+        int index = 0;
+        for (Partition partition : queue.partitions.values()) {
+            if (index++ < offset) {
+                continue;
+            }
+            if (page.size() == limit) {
+                break;
+            }
+            List<Views.GroupPosition> positions = new ArrayList<>();
+            for (Group group : queue.groups.values()) {
+                Cursor cursor = group.cursors.get(partition.name);
+                Claim claim = cursor.claim;
+                positions.add(new Views.GroupPosition(group.name, cursor.next,
+                        Math.max(0, partition.log.tailSeq() - cursor.next - cursor.doneAhead.size()),
+                        claim == null ? null : claim.lease.id, claim == null ? 0 : claim.lease.expiresAt,
+                        cursor.batchRetries));
+            }
+            Message newest = partition.log.newest();
+            page.add(new Views.PartitionView(partition.name, partition.id, partition.log.size(),
+                    partition.log.headSeq(), partition.log.tailSeq(), newest == null ? 0 : newest.appendedAt,
+                    positions));
+        }
+        return page;
+    }
+
+    @Override
+    public List<Views.GroupSummary> groups() {
+        List<Views.GroupSummary> summaries = new ArrayList<>();
+        for (BrokerQueue queue : state.queues.values()) {
+            for (Group group : queue.groups.values()) {
+                long lag = 0;
+                int leased = 0;
+                for (Cursor cursor : group.cursors.values()) {
+                    lag += Math.max(0, cursor.partition.log.tailSeq() - cursor.next - cursor.doneAhead.size());
+                    if (cursor.claim != null) {
+                        leased++;
+                    }
+                }
+                summaries.add(new Views.GroupSummary(group.name, queue.name, group.cursors.size(), lag, leased,
+                        group.subscribedAt));
+            }
+        }
+        return summaries;
+    }
+
+    @Override
+    public List<Views.MessageView> findMessages(String key, int limit) {
+        List<Views.MessageView> found = new ArrayList<>();
+        for (BrokerQueue queue : state.queues.values()) {
+            for (Partition partition : queue.partitions.values()) {
+                Message byTransaction = partition.byTransactionId.get(key);
+                if (byTransaction != null) {
+                    found.add(view(partition, byTransaction));
+                } else if (key.length() == 36) {
+                    for (Message message : partition.log.entries()) {
+                        if (key.equals(message.id)) {
+                            found.add(view(partition, message));
+                            break;
+                        }
+                    }
+                }
+                if (found.size() >= limit) {
+                    return found;
+                }
+            }
+        }
+        return found;
+    }
+
+    @Override
+    public List<Views.MessageView> browse(String queueName, String partitionName, long fromSeq, int limit) {
+        BrokerQueue queue = state.queues.get(queueName);
+        Partition partition = queue == null ? null : queue.partitions.get(partitionName);
+        if (partition == null) {
+            return List.of();
+        }
+        List<Views.MessageView> page = new ArrayList<>();
+        for (long seq = Math.max(fromSeq, partition.log.headSeq()); seq < partition.log.tailSeq()
+                && page.size() < limit; seq++) {
+            page.add(view(partition, partition.log.get(seq)));
+        }
+        return page;
+    }
+
+    private Views.MessageView view(Partition partition, Message message) {
+        Cursor queueMode = partition.queue.queueMode().cursors.get(partition.name);
+        String status;
+        if (queueMode.isConsumed(message.seq)) {
+            status = "consumed";
+        } else if (queueMode.claim != null && queueMode.claim.holds(message.seq)) {
+            status = "leased";
+        } else {
+            status = "pending";
+        }
+        return new Views.MessageView(message.id, message.transactionId, message.traceId, partition.queue.name,
+                partition.name, partition.id, state.bodies.get(message.bodyRef), message.producerSub, message.createdAt,
+                message.seq, status);
+    }
+
+    @Override
+    public List<BrokerState.Trace> traces(String transactionId, int limit) {
+        List<BrokerState.Trace> found = new ArrayList<>();
+        Iterator<BrokerState.Trace> newestFirst = state.traces.descendingIterator();
+        while (newestFirst.hasNext() && found.size() < limit) {
+            BrokerState.Trace trace = newestFirst.next();
+            if (transactionId == null || transactionId.equals(trace.transactionId())) {
+                found.add(trace);
+            }
+        }
+        return found;
+    }
+
+    @Override
+    public int leaseCount() {
+        return state.leases.size();
+    }
+
+    @Override
+    public long nextTimerDue() {
+        return state.timers.nextDue();
+    }
+
+    @Override
+    public int timerCount() {
+        return state.timers.size();
+    }
+}
