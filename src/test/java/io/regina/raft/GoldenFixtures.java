@@ -303,7 +303,7 @@ class GoldenFixtures {
             }
             text.append(probe).append(" -> ").append(state.apply(probe, now)).append('\n');
         }
-        text.append("traces -> ").append(state.traces(null, 100)).append('\n');
+        text.append("traces -> ").append(state.view().traces(null, 100)).append('\n');
         return text.toString();
     }
 
@@ -329,7 +329,7 @@ class GoldenFixtures {
         Path snapshots = Path.of("src/test/resources").resolve(SNAPSHOT_FIXTURES);
         if (!Files.exists(snapshots.resolve(SNAPSHOT + ".bin"))) {
             BrokerState state = snapshotState();
-            long lastNow = state.lastAppliedTime();
+            long lastNow = state.view().lastAppliedTime();
             SnapshotCodec.write(snapshots.resolve(SNAPSHOT + ".bin"), SNAPSHOT_TERM, SNAPSHOT_INDEX, lastNow,
                     state::writeTo);
             Files.writeString(snapshots.resolve(SNAPSHOT + ".txt"), snapshotHeader(SNAPSHOT_TERM, SNAPSHOT_INDEX,
