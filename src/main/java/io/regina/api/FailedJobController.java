@@ -6,6 +6,8 @@ import io.regina.queue.Command;
 import io.regina.queue.FailedJob;
 import io.regina.queue.FailedJobSelector;
 import io.regina.queue.FailedJobTable;
+import io.regina.queue.FailedJobSearch;
+import io.regina.queue.FailedJobs;
 import io.regina.queue.Result;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,7 +53,7 @@ class FailedJobController {
         long toMs = Times.parse(to, "to");
         String text = q == null || q.isEmpty() ? null : q;
         String queueName = queue == null || queue.isEmpty() ? null : queue;
-        FailedJobTable.Page page = broker.read(s -> s.failedJobs().list(queueName, text, fromMs, toMs, limit, cursor));
+        FailedJobs.Page page = FailedJobSearch.page(broker::read, queueName, text, fromMs, toMs, limit, cursor);
         List<FailedJobDto> items = new ArrayList<>(page.items().size());
         page.items().forEach(row -> items.add(dto(row)));
         Map<String, Object> json = new LinkedHashMap<>();
