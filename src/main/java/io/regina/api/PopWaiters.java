@@ -12,7 +12,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
 
 /**
  * Long-polling pops parked on this node, by queue, oldest first. When an applied entry may have made
@@ -22,13 +21,15 @@ import java.util.concurrent.ForkJoinPool;
 @Component
 class PopWaiters {
 
-    /** One parked pop; {@code partition} null for a wildcard pop. */
-    record Waiter(String group, String partition, CompletableFuture<Void> wake) {
+    /**
+     * One parked pop; {@code partition} null for a wildcard pop. It is woken on {@code resume}, the event
+     * loop it parked on, so its next look runs there.
+     */
+    record Waiter(String group, String partition, CompletableFuture<Void> wake, Executor resume) {
     }
 
     private final CommandBus bus;
     private final Map<String, Queue<Waiter>> waiting = new ConcurrentHashMap<>();
-    private final Executor wakeExecutor = ForkJoinPool.commonPool();
 
     PopWaiters(CommandBus bus) {
         this.bus = bus;
@@ -37,7 +38,7 @@ class PopWaiters {
 
     /** Parks a pop; arm before looking, so a push between look and wait is not missed. */
     Waiter arm(String queue, String group, String partition) {
-        Waiter waiter = new Waiter(group, partition, new CompletableFuture<>());
+        Waiter waiter = new Waiter(group, partition, new CompletableFuture<>(), EventLoops.current());
         waiting.computeIfAbsent(queue, q -> new ConcurrentLinkedQueue<>()).add(waiter);
         return waiter;
     }
@@ -55,7 +56,7 @@ class PopWaiters {
 
     /**
      * Wakes the oldest waiters that may be served now. Called on the apply thread after an entry and
-     * by a pop that got messages (to pass the turn on); the wake-ups themselves run elsewhere.
+     * by a pop that got messages (to pass the turn on); each wake-up runs on its waiter's event loop.
      */
     void wake(String queue) {
         Queue<Waiter> parked = waiting.get(queue);
@@ -82,7 +83,9 @@ class PopWaiters {
         });
         if (!chosen.isEmpty()) {
             parked.removeAll(chosen);
-            wakeExecutor.execute(() -> chosen.forEach(waiter -> waiter.wake().complete(null)));
+            for (Waiter waiter : chosen) {
+                waiter.resume().execute(() -> waiter.wake().complete(null));
+            }
         }
     }
 }

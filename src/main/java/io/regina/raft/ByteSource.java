@@ -33,6 +33,7 @@ final class ByteSource implements StateReader {
     /** Bytes consumed before the window's start. */
     private long consumed;
     private CharsetDecoder utf8;
+    private byte[] scratch;
 
     ByteSource(ByteBuffer in, String what) {
         this.in = in.slice();
@@ -129,6 +130,10 @@ final class ByteSource implements StateReader {
         } else {
             bytes = ByteBuffer.wrap(readLarge(length));
         }
+        String ascii = ascii(bytes);
+        if (ascii != null) {
+            return ascii;
+        }
         if (utf8 == null) {
             utf8 = StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
@@ -139,6 +144,35 @@ final class ByteSource implements StateReader {
         } catch (CharacterCodingException e) {
             throw new CodecException(what + " is corrupt: invalid UTF-8 in a string", e);
         }
+    }
+
+    /**
+     * The string of {@code bytes} when they are all ASCII (ids, names and most payloads), without the
+     * strict decoder's buffers; null otherwise, leaving {@code bytes} unread. ASCII is valid UTF-8 and
+     * decodes the same as Latin-1. Ratis hands out read-only buffers, which show no array: their bytes
+     * are copied once into a scratch array.
+     */
+    private String ascii(ByteBuffer bytes) {
+        byte[] array;
+        int from;
+        int length = bytes.remaining();
+        if (bytes.hasArray()) {
+            array = bytes.array();
+            from = bytes.arrayOffset() + bytes.position();
+        } else {
+            if (scratch == null || scratch.length < length) {
+                scratch = new byte[Math.max(length, 256)];
+            }
+            bytes.get(bytes.position(), scratch, 0, length);
+            array = scratch;
+            from = 0;
+        }
+        for (int i = from, to = from + length; i < to; i++) {
+            if (array[i] < 0) {
+                return null;
+            }
+        }
+        return new String(array, from, length, StandardCharsets.ISO_8859_1);
     }
 
     /** A string longer than the window, read through it piece by piece. */

@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * Sends the {@link GroupCommitter}'s entries to the leader: straight into the local server when this
  * node leads (no RPC hop, a stable client id and rising call ids for the retry cache), else through a
  * {@link RaftClient} to the remote leader; an entry the local server refuses because it just lost
- * leadership is forwarded too. Every continuation hops to the reply executor, never runs on a Ratis
- * thread.
+ * leadership is forwarded too. A reply is passed on on the thread that completed it (see
+ * {@link GroupCommitter}); only a forward, which may have to build the client, runs on the forwarding
+ * executor.
  */
 final class LeaderRouter implements AutoCloseable {
 
@@ -38,7 +39,7 @@ final class LeaderRouter implements AutoCloseable {
     private final RaftNodeSettings settings;
     private final RaftGroup group;
     private final LocalServer local;
-    private final ExecutorService replyExecutor;
+    private final ExecutorService forwardExecutor;
     private final RaftMetrics metrics;
     private final RaftPeerId selfId;
     private final ClientId clientId = ClientId.randomId();
@@ -46,12 +47,12 @@ final class LeaderRouter implements AutoCloseable {
     private final Object clientLock = new Object();
     private RaftClient forwardClient;
 
-    LeaderRouter(RaftNodeSettings settings, RaftGroup group, LocalServer local, ExecutorService replyExecutor,
+    LeaderRouter(RaftNodeSettings settings, RaftGroup group, LocalServer local, ExecutorService forwardExecutor,
             RaftMetrics metrics) {
         this.settings = settings;
         this.group = group;
         this.local = local;
-        this.replyExecutor = replyExecutor;
+        this.forwardExecutor = forwardExecutor;
         this.metrics = metrics;
         this.selfId = RaftPeerId.valueOf(settings.nodeId());
     }
@@ -82,17 +83,17 @@ final class LeaderRouter implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        return reply.handleAsync((r, error) -> {
+        return reply.handle((r, error) -> {
             Throwable failure = error != null ? unwrap(error) : r.isSuccess() ? null : r.getException();
             if (failure == null) {
                 return CompletableFuture.completedFuture(r.getMessage().getContent().asReadOnlyByteBuffer());
             }
             if (isLeadershipFailure(failure)) {
                 LOG.debug("{} lost leadership ({}); forwarding the entry", settings.nodeId(), failure.toString());
-                return forward(message);
+                return CompletableFuture.supplyAsync(() -> forward(message), forwardExecutor).thenCompose(f -> f);
             }
             return CompletableFuture.<ByteBuffer>failedFuture(failure);
-        }, replyExecutor).thenCompose(f -> f);
+        }).thenCompose(f -> f);
     }
 
     private static boolean isLeadershipFailure(Throwable t) {
@@ -121,7 +122,7 @@ final class LeaderRouter implements AutoCloseable {
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        return reply.handleAsync((r, error) -> {
+        return reply.handle((r, error) -> {
             if (error != null) {
                 throw new CompletionException(unwrap(error));
             }
@@ -130,7 +131,7 @@ final class LeaderRouter implements AutoCloseable {
                 throw new CompletionException(e != null ? e : new IOException("entry failed: " + r));
             }
             return r.getMessage().getContent().asReadOnlyByteBuffer();
-        }, replyExecutor);
+        });
     }
 
     private RaftClient forwardClient() {

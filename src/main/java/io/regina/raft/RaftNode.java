@@ -47,7 +47,7 @@ public final class RaftNode implements AutoCloseable {
     private final RaftNodeSettings settings;
     private final BrokerStateMachine<?> stateMachine;
     private final RaftMetrics metrics;
-    private final ExecutorService replyExecutor;
+    private final ExecutorService forwardExecutor;
     private final LocalServer local;
     private final LeaderRouter router;
     private final GroupCommitter committer;
@@ -63,10 +63,10 @@ public final class RaftNode implements AutoCloseable {
             peers.add(RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build());
         }
         RaftGroup group = RaftGroup.valueOf(GROUP_ID, peers);
-        this.replyExecutor = Executors.newFixedThreadPool(2, daemonThreads("regina-raft-reply-" + settings.nodeId()));
+        this.forwardExecutor = Executors.newSingleThreadExecutor(daemonThreads("regina-raft-forward-" + settings.nodeId()));
         this.local = new LocalServer(settings, group, stateMachine);
-        this.router = new LeaderRouter(settings, group, local, replyExecutor, metrics);
-        this.committer = new GroupCommitter(router::send, replyExecutor, metrics, settings.limits());
+        this.router = new LeaderRouter(settings, group, local, forwardExecutor, metrics);
+        this.committer = new GroupCommitter(router::send, metrics, settings.limits());
         this.ticker = new LeaderTicker(settings, local, committer, stateMachine,
                 Executors.newSingleThreadScheduledExecutor(daemonThreads("regina-raft-tick-" + settings.nodeId())));
         this.status = new NodeStatus(settings, local, stateMachine);
@@ -126,9 +126,9 @@ public final class RaftNode implements AutoCloseable {
         router.close();
         local.closeServer();
         committer.close();
-        replyExecutor.shutdown();
+        forwardExecutor.shutdown();
         try {
-            replyExecutor.awaitTermination(5, TimeUnit.SECONDS);
+            forwardExecutor.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -45,6 +45,11 @@ final class RatisProperties {
         RaftServerConfigKeys.Log.StateMachineData.setSync(p, true);
         RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(Math.max(32L << 20, 4 * maxEntry)));
         RaftServerConfigKeys.Log.setPreallocatedSize(p, SizeInBytes.valueOf(4L << 20));
+        // Ratis keeps up to 6 segments' entries on the heap by default (up to 200 MB): that live set made
+        // every young collection copy more, and the broker's RSS grow past 500 MB. A follower that falls
+        // further behind than two segments reads the entries it needs from disk.
+        RaftServerConfigKeys.Log.setSegmentCacheNumMax(p, 2);
+        RaftServerConfigKeys.Log.setSegmentCacheSizeMax(p, SizeInBytes.valueOf(64L << 20));
         // an entry must fit in the write buffer (a bigger one stops the log worker) and the appender buffer
         // (Ratis requires write buffer >= appender byte limit + 8)
         RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(bufferBytes + (1L << 20)));

@@ -15,25 +15,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The batching logic alone, with a hand-driven sender standing in for Raft. */
 class GroupCommitterTest {
 
-    final ExecutorService executor = Executors.newSingleThreadExecutor(r -> new Thread(r, "committer-test"));
     final List<List<Command>> sent = new CopyOnWriteArrayList<>();
     final List<CompletableFuture<ByteBuffer>> replies = new CopyOnWriteArrayList<>();
     final RaftMetrics metrics = new RaftMetrics();
-
-    @AfterEach
-    void stop() {
-        executor.shutdownNow();
-    }
 
     GroupCommitter committer(GroupCommitter.Limits limits) {
         return new GroupCommitter(request -> {
@@ -41,7 +32,7 @@ class GroupCommitterTest {
             CompletableFuture<ByteBuffer> reply = new CompletableFuture<>();
             replies.add(reply);
             return reply;
-        }, executor, metrics, limits);
+        }, metrics, limits);
     }
 
     /** Answers entry {@code i} with one Cleared result per command, naming the command's queue. */
@@ -53,7 +44,7 @@ class GroupCommitterTest {
         replies.get(i).complete(ByteBuffer.wrap(EntryCodec.encodeResults(results)));
     }
 
-    /** Waits until {@code entries} entries are sent: after a reply, the next goes out from the executor. */
+    /** Waits until {@code entries} entries are sent: after a reply, the next goes out from the answering thread. */
     void awaitSent(int entries) {
         Eventually.await(Duration.ofSeconds(10), entries + " entries sent", () -> sent.size() == entries);
     }
@@ -141,12 +132,14 @@ class GroupCommitterTest {
     }
 
     @Test
-    void callersAreCompletedOnTheCommitterExecutor() throws Exception {
+    void callersAreCompletedOnTheThreadThatAnswersTheEntryWithoutAHandOff() throws Exception {
         GroupCommitter committer = committer(GroupCommitter.Limits.defaults());
         CompletableFuture<String> thread = committer.submit(new Command.ClearQueue("q"))
                 .thenApply(r -> Thread.currentThread().getName());
-        answer(0);
-        assertThat(thread.get(10, TimeUnit.SECONDS)).isEqualTo("committer-test");
+        Thread answering = new Thread(() -> answer(0), "ratis-updater");
+        answering.start();
+        answering.join();
+        assertThat(thread.get(10, TimeUnit.SECONDS)).isEqualTo("ratis-updater");
     }
 
     @Test
