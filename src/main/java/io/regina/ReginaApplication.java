@@ -1,6 +1,7 @@
 package io.regina;
 
 import io.regina.cli.ReginaCli;
+import io.regina.config.HeapDefaults;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
@@ -25,6 +26,7 @@ public class ReginaApplication {
         if (System.getProperty(EVENT_LOOPS) == null) {
             System.setProperty(EVENT_LOOPS, Integer.toString(Runtime.getRuntime().availableProcessors()));
         }
+        HeapDefaults.apply();
         SpringApplication.run(ReginaApplication.class, args);
     }
 }

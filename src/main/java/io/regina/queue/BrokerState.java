@@ -36,7 +36,8 @@ public final class BrokerState {
     final Map<String, Long> groupSubscriptions = new LinkedHashMap<>();
     final Deque<Trace> traces = new ArrayDeque<>();
     final List<PushItem> buffered = new ArrayList<>();
-    final Timers timers = new Timers();
+    final Timers timers = new Timers(timer -> timer.kind() != Timers.Kind.LEASE
+            || leases.get(timer.key()) == timer.target());
     final MessageStore bodies;
     boolean maintenanceMode;
     boolean popMaintenanceMode;

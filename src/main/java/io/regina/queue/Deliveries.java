@@ -297,6 +297,7 @@ final class Deliveries {
         claim.lease.claims.remove(claim);
         if (claim.lease.claims.isEmpty()) {
             state.leases.remove(claim.lease.id);
+            state.timers.resolvedEarly();
         }
     }
 }

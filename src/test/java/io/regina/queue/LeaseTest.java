@@ -33,6 +33,25 @@ class LeaseTest {
     }
 
     @Test
+    void ackedLeasesDoNotKeepTheirTimersWhileAnUnackedOneStillExpires() {
+        broker.configure("q", options().leaseTime(300));
+        broker.push(Broker.item("q").partition("held").payload("held"));
+        Delivery held = broker.pop(Broker.from("q").partition("held")).messages().get(0);
+        for (int i = 0; i < 5_000; i++) {
+            broker.push(Broker.item("q").partition("jobs").payload("job" + i));
+            broker.ack(broker.pop(Broker.from("q").partition("jobs")).messages().get(0), AckStatus.COMPLETED);
+        }
+        assertThat(broker.view().leaseCount()).isEqualTo(1);
+        assertThat(broker.view().timerCount()).as("dead lease timers are swept, not kept for 300 s")
+                .isLessThan(2_100);
+
+        Result.Ticked ticked = broker.advanceSeconds(300).tick();
+
+        assertThat(ticked.expiredLeases()).isEqualTo(1);
+        assertThat(data(broker.pop(Broker.from("q").partition("held")))).containsExactly(held.data());
+    }
+
+    @Test
     void aTickExpiresLeasesOfAnIdleQueue() {
         broker.configure("q", options().leaseTime(10));
         broker.push("q", "a");
