@@ -14,7 +14,9 @@ enum Metric {
     CPU_PER_1000("broker CPU per 1,000 jobs", "s", false),
     CPU_PER_1000_MESSAGES("broker CPU per 1,000 messages", "s", false),
     RSS("broker RSS after the run", "MiB", false),
-    REQUESTS_PER_JOB("client requests per job", "req", false);
+    REQUESTS_PER_JOB("client requests per job", "req", false),
+    ENTRIES_PER_JOB("Raft log entries per job", "entries", false),
+    FSYNCS_PER_JOB("log fsyncs per job", "fsyncs", false);
 
     final String label;
     final String unit;

@@ -149,6 +149,7 @@ final class PacedLane {
             results.record(NAME, condition, s.name(), run, Metric.CPU_PER_1000, window.cpuPer1000(dispatched));
             results.record(NAME, condition, s.name(), run, Metric.RSS, window.rssMiB());
             results.record(NAME, condition, s.name(), run, Metric.REQUESTS_PER_JOB, window.requestsPer(dispatched));
+            window.recordWrites(results, NAME, condition, s.name(), run, dispatched);
         } finally {
             pool.shutdownNow();
             s.delete(q);

@@ -46,6 +46,7 @@ final class PoolLane {
             results.record(NAME, condition, s.name(), run, Metric.CPU_PER_1000, d.window.cpuPer1000(jobs));
             results.record(NAME, condition, s.name(), run, Metric.RSS, d.window.rssMiB());
             results.record(NAME, condition, s.name(), run, Metric.REQUESTS_PER_JOB, d.window.requestsPer(jobs));
+            d.window.recordWrites(results, NAME, condition, s.name(), run, jobs);
         } catch (Exception e) {
             results.fail(NAME, condition, s.name(), run, Benchmark.describe(e));
         }

@@ -33,6 +33,14 @@ interface QueueSystem extends AutoCloseable {
     /** Client requests sent to the broker so far: HTTP requests, Redis commands or AMQP methods. */
     long requests();
 
+    /**
+     * The broker's own count of durable writes so far, {@code [log entries, fsyncs]}, or null when it does not
+     * tell (Redis and RabbitMQ count neither per request).
+     */
+    default long[] durableWrites() throws Exception {
+        return null;
+    }
+
     @Override
     void close();
 

@@ -120,6 +120,20 @@ final class ReginaSystem implements QueueSystem {
         };
     }
 
+    /** Raft entries submitted and log flushes (each an fsync: unsafe flush is off), from the broker's meters. */
+    @Override
+    public long[] durableWrites() throws IOException {
+        try (HttpConnection c = connect()) {
+            return new long[] {meter(c, "regina.raft.entries"), meter(c, "regina.raft.log.flushes")};
+        }
+    }
+
+    private static long meter(HttpConnection c, String name) throws IOException {
+        HttpConnection.Response r = c.get("/actuator/metrics/" + name);
+        expect(r, 200, "meter " + name);
+        return (long) JSON.readTree(r.body()).path("measurements").path(0).path("value").asDouble();
+    }
+
     @Override
     public Workers start(String queue, int workers, JobHandler handler) throws Exception {
         String pop = "/api/v1/pop/queue/" + queue + "?batch=1&wait=true&timeout=1000";

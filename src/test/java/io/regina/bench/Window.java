@@ -9,6 +9,8 @@ final class Window {
     private final ProcessStats stats;
     private final double cpuAtOpen;
     private final long requestsAtOpen;
+    private final long[] writesAtOpen;
+    private long[] writes;
     private double cpuSeconds = Double.NaN;
     private double rssMiB = Double.NaN;
 
@@ -17,12 +19,33 @@ final class Window {
         this.stats = new ProcessStats(system.pid(), clockTicks);
         this.cpuAtOpen = stats.cpuSeconds();
         this.requestsAtOpen = system.requests();
+        this.writesAtOpen = durableWrites(system);
+    }
+
+    private static long[] durableWrites(QueueSystem system) throws IOException {
+        try {
+            return system.durableWrites();
+        } catch (IOException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("reading " + system.name() + "'s durable write counters", e);
+        }
     }
 
     /** Reads the broker's CPU and RSS at the end of the measured work. */
     void close() throws IOException {
         cpuSeconds = stats.cpuSeconds() - cpuAtOpen;
         rssMiB = stats.rssMiB();
+        long[] now = writesAtOpen == null ? null : durableWrites(system);
+        writes = now == null ? null : new long[] {now[0] - writesAtOpen[0], now[1] - writesAtOpen[1]};
+    }
+
+    /** Records the broker's log entries and fsyncs per unit, when it counts them. */
+    void recordWrites(Results results, String lane, String condition, String system, int run, long units) {
+        if (writes != null) {
+            results.record(lane, condition, system, run, Metric.ENTRIES_PER_JOB, writes[0] / (double) units);
+            results.record(lane, condition, system, run, Metric.FSYNCS_PER_JOB, writes[1] / (double) units);
+        }
     }
 
     double cpuPer1000(long units) {
