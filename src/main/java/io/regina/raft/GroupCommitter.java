@@ -7,6 +7,8 @@ import io.regina.queue.Result;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -52,7 +54,19 @@ public final class GroupCommitter implements AutoCloseable {
         }
     }
 
-    private record Pending(byte[] encoded, CompletableFuture<Result> future) { }
+    /**
+     * What one caller submitted: one command, or several that travel in one entry, back to back. Its
+     * future completes with their results in order.
+     */
+    private record Pending(byte[][] commands, long bytes, CompletableFuture<List<Result>> future) {
+        static Pending of(byte[][] commands) {
+            long bytes = 0;
+            for (byte[] c : commands) {
+                bytes += c.length;
+            }
+            return new Pending(commands, bytes, new CompletableFuture<>());
+        }
+    }
 
     private final EntrySender sender;
     private final RaftMetrics metrics;
@@ -70,42 +84,56 @@ public final class GroupCommitter implements AutoCloseable {
 
     /** Replicates and applies a command; completes with its result once durable and applied. */
     public CompletableFuture<Result> submit(Command command) {
-        byte[] encoded;
+        return submitTogether(List.of(command)).thenApply(results -> results.get(0));
+    }
+
+    /**
+     * Replicates and applies {@code commands} in one log entry, in order, with nothing in between;
+     * completes with their results in the same order. When one command is over the size limit none is
+     * applied, and each result is that refusal.
+     */
+    public CompletableFuture<List<Result>> submitTogether(List<Command> commands) {
+        byte[][] encoded = new byte[commands.size()][];
         try {
-            encoded = EntryCodec.encodeCommand(command);
+            for (int i = 0; i < encoded.length; i++) {
+                encoded[i] = EntryCodec.encodeCommand(commands.get(i));
+                if (encoded[i].length > limits.maxCommandBytes()) {
+                    Result refused = Rejection.TOO_LARGE.reject(encoded[i].length, limits.maxCommandBytes());
+                    return CompletableFuture.completedFuture(Collections.nCopies(encoded.length, refused));
+                }
+            }
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        if (encoded.length > limits.maxCommandBytes()) {
-            return CompletableFuture.completedFuture(
-                    Rejection.TOO_LARGE.reject(encoded.length, limits.maxCommandBytes()));
-        }
-        CompletableFuture<Result> future = new CompletableFuture<>();
+        Pending pending = Pending.of(encoded);
         List<List<Pending>> batches;
         synchronized (this) {
             if (closed) {
                 return CompletableFuture.failedFuture(new IllegalStateException("the raft node is shutting down"));
             }
-            queue.add(new Pending(encoded, future));
+            queue.add(pending);
             batches = takeBatches();
         }
         batches.forEach(this::send);
-        return future;
+        return pending.future();
     }
 
-    /** Under the lock: the batches that may start now. */
+    /** Under the lock: the batches that may start now. A caller's commands are never split. */
     private List<List<Pending>> takeBatches() {
         List<List<Pending>> batches = List.of();
         while (inflight.size() < limits.maxInflightEntries() && !queue.isEmpty()) {
             List<Pending> batch = new ArrayList<>(Math.min(queue.size(), limits.maxCommandsPerEntry()));
             long bytes = 0;
-            while (!queue.isEmpty() && batch.size() < limits.maxCommandsPerEntry()) {
+            int commands = 0;
+            while (!queue.isEmpty()) {
                 Pending next = queue.peek();
-                if (!batch.isEmpty() && bytes + next.encoded().length > limits.maxEntryBytes()) {
+                if (!batch.isEmpty() && (commands + next.commands().length > limits.maxCommandsPerEntry()
+                        || bytes + next.bytes() > limits.maxEntryBytes())) {
                     break;
                 }
                 batch.add(queue.poll());
-                bytes += next.encoded().length;
+                bytes += next.bytes();
+                commands += next.commands().length;
             }
             inflight.add(batch);
             if (batches.isEmpty()) {
@@ -119,28 +147,28 @@ public final class GroupCommitter implements AutoCloseable {
     private void send(List<Pending> batch) {
         List<byte[]> commands = new ArrayList<>(batch.size());
         for (Pending p : batch) {
-            commands.add(p.encoded());
+            commands.addAll(Arrays.asList(p.commands()));
         }
         long started = System.nanoTime();
         CompletableFuture<ByteBuffer> reply;
         try {
             byte[] request = EntryCodec.encodeRequest(commands);
-            metrics.recordEntrySubmitted(batch.size());
+            metrics.recordEntrySubmitted(commands.size());
             reply = sender.send(request);
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        reply.whenComplete((bytes, error) -> complete(batch, bytes, error, started));
+        reply.whenComplete((bytes, error) -> complete(batch, commands.size(), bytes, error, started));
     }
 
-    private void complete(List<Pending> batch, ByteBuffer reply, Throwable error, long started) {
+    private void complete(List<Pending> batch, int commands, ByteBuffer reply, Throwable error, long started) {
         boolean mine;
         synchronized (this) {
             mine = inflight.remove(batch);
         }
         try {
             if (mine) {
-                deliver(batch, reply, error, started);
+                deliver(batch, commands, reply, error, started);
             }
         } finally {
             List<List<Pending>> next;
@@ -151,17 +179,20 @@ public final class GroupCommitter implements AutoCloseable {
         }
     }
 
-    private void deliver(List<Pending> batch, ByteBuffer reply, Throwable error, long started) {
+    private void deliver(List<Pending> batch, int commands, ByteBuffer reply, Throwable error, long started) {
         if (error == null) {
             try {
                 List<Result> results = EntryCodec.decodeResults(reply);
-                if (results.size() != batch.size()) {
-                    throw new CodecException("entry of " + batch.size() + " commands answered " + results.size()
+                if (results.size() != commands) {
+                    throw new CodecException("entry of " + commands + " commands answered " + results.size()
                             + " results");
                 }
                 metrics.recordCommit(System.nanoTime() - started);
-                for (int i = 0; i < batch.size(); i++) {
-                    batch.get(i).future().complete(results.get(i));
+                int next = 0;
+                for (Pending p : batch) {
+                    int n = p.commands().length;
+                    p.future().complete(n == 1 ? List.of(results.get(next)) : results.subList(next, next + n));
+                    next += n;
                 }
                 return;
             } catch (RuntimeException e) {
@@ -170,7 +201,7 @@ public final class GroupCommitter implements AutoCloseable {
         }
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         metrics.recordEntryFailed();
-        LOG.debug("an entry of {} command(s) failed", batch.size(), cause);
+        LOG.debug("an entry of {} command(s) failed", commands, cause);
         for (Pending p : batch) {
             p.future().completeExceptionally(cause);
         }
@@ -183,7 +214,11 @@ public final class GroupCommitter implements AutoCloseable {
 
     /** Commands waiting for the next entry. */
     public synchronized int queuedCommands() {
-        return queue.size();
+        int commands = 0;
+        for (Pending p : queue) {
+            commands += p.commands().length;
+        }
+        return commands;
     }
 
     /**

@@ -6,6 +6,7 @@ import io.regina.queue.CommandBus;
 import io.regina.queue.Result;
 import io.regina.testing.InMemoryCommandBus;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -21,6 +22,11 @@ final class ResettableBus implements CommandBus {
     @Override
     public CompletableFuture<Result> submit(Command command) {
         return current.submit(command);
+    }
+
+    @Override
+    public CompletableFuture<List<Result>> submitTogether(List<Command> commands) {
+        return current.submitTogether(commands);
     }
 
     @Override
