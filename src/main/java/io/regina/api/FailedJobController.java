@@ -8,6 +8,7 @@ import io.regina.queue.FailedJobSelector;
 import io.regina.queue.FailedJobTable;
 import io.regina.queue.FailedJobSearch;
 import io.regina.queue.FailedJobs;
+import io.regina.queue.Rejection;
 import io.regina.queue.Result;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,7 +73,7 @@ class FailedJobController {
     FailedJobDto show(@PathVariable String uuid) {
         FailedJob row = broker.read(s -> s.failedJobs().get(uuid));
         if (row == null) {
-            throw ApiException.notFound("Failed job " + uuid + " not found");
+            throw ApiException.of(Rejection.FAILED_JOB_NOT_FOUND, uuid);
         }
         return dto(row);
     }

@@ -83,7 +83,7 @@ class HotRoutes {
     }
 
     private Mono<ServerResponse> error(Exception e) {
-        ResponseEntity<ErrorResponse> answer = errors.handle(e);
+        ResponseEntity<ErrorResponse> answer = errors.answer(e);
         return answer == null ? Mono.error(e) : write(answer);
     }
 

@@ -2,6 +2,7 @@ package io.regina.api;
 
 import io.regina.queue.Command;
 import io.regina.queue.QueueOptions;
+import io.regina.queue.Rejection;
 import io.regina.queue.Result;
 import io.regina.queue.Views;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -74,7 +75,7 @@ class QueueController {
     Map<String, Object> show(@PathVariable String queue) {
         Views.QueueSummary summary = broker.read(s -> s.queue(queue));
         if (summary == null) {
-            throw ApiException.notFound("Queue '" + queue + "' does not exist");
+            throw ApiException.of(Rejection.QUEUE_NOT_FOUND, queue);
         }
         Map<String, Object> json = summary(summary);
         List<Map<String, Object>> partitions = new ArrayList<>();
@@ -163,7 +164,7 @@ class QueueController {
     Map<String, Object> size(@PathVariable String queue) {
         Views.Depth depth = broker.read(s -> s.depth(queue, null));
         if (depth == null) {
-            throw ApiException.notFound("Queue '" + queue + "' does not exist");
+            throw ApiException.of(Rejection.QUEUE_NOT_FOUND, queue);
         }
         long now = broker.read(s -> s.lastAppliedTime());
         Map<String, Object> json = new LinkedHashMap<>();
