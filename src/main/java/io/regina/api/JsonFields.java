@@ -4,13 +4,9 @@ import tools.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /** Reads typed fields from a JSON request, refusing a wrong type with a message that names the field. */
 final class JsonFields {
-    private static final Pattern UUID = Pattern.compile(
-            "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
-
     private JsonFields() {
     }
 
@@ -99,13 +95,5 @@ final class JsonFields {
             strings.add(value.stringValue());
         }
         return strings;
-    }
-
-    static String uuid(JsonNode node, String field) {
-        String value = string(node, field, null);
-        if (value != null && !UUID.matcher(value).matches()) {
-            throw ApiException.badRequest("'" + field + "' must be a UUID, got '" + value + "'");
-        }
-        return value;
     }
 }
