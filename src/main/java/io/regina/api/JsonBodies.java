@@ -69,6 +69,11 @@ class JsonBodies {
      * past spring.http.codecs.max-in-memory-size.
      */
     <T> Mono<T> read(ServerHttpRequest request, Class<T> type, String what) {
+        return read(request, type, what, false);
+    }
+
+    /** As {@link #read(ServerHttpRequest, Class, String)}; with {@code nonObjectIsNone}, a body that is not an object is none. */
+    <T> Mono<T> read(ServerHttpRequest request, Class<T> type, String what, boolean nonObjectIsNone) {
         MediaType contentType = request.getHeaders().getContentType();
         if (contentType != null && JSON_TYPES.stream().noneMatch(json -> json.isCompatibleWith(contentType))) {
             return Mono.error(new UnsupportedMediaTypeStatusException(contentType, JSON_TYPES, NAMED_BODY_TYPE));
@@ -80,6 +85,10 @@ class JsonBodies {
             }
             if (contentType == null) {
                 return Mono.error(new UnsupportedMediaTypeStatusException(null, JSON_TYPES, NAMED_BODY_TYPE));
+            }
+            if (nonObjectIsNone && !startsWithObject(bytes)) {
+                checkWellFormed(bytes);
+                return Mono.empty();
             }
             return Mono.justOrEmpty(bind(bytes, type, what));
         });
@@ -105,6 +114,15 @@ class JsonBodies {
                 throw unreadable(e);
             }
             throw ApiException.badRequest(refusal);
+        } catch (JacksonException e) {
+            throw unreadable(e);
+        }
+    }
+
+    /** Refuses malformed JSON as unreadable, as reading it into a tree did. */
+    private void checkWellFormed(byte[] body) {
+        try {
+            json.readTree(body);
         } catch (JacksonException e) {
             throw unreadable(e);
         }

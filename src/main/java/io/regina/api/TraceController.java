@@ -1,5 +1,6 @@
 package io.regina.api;
 
+import io.regina.api.dto.TraceBodies;
 import io.regina.queue.BrokerState;
 import io.regina.queue.Command;
 import io.regina.queue.Result;
@@ -7,16 +8,13 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Objects;
 
 /** {@code POST /api/v1/traces}: record a trace event for a message; {@code GET} lists recent ones. */
 @RestController
@@ -28,43 +26,42 @@ class TraceController {
     }
 
     @PostMapping("/api/v1/traces")
-    Mono<ResponseEntity<Map<String, Object>>> record(@RequestBody(required = false) JsonNode body) {
-        JsonFields.object(body, "trace");
-        String transactionId = JsonFields.requiredString(body, "transactionId");
-        String partitionId = JsonFields.requiredString(body, "partitionId");
-        JsonNode data = body.get("data");
-        if (data == null || data.isNull()) {
+    Mono<ResponseEntity<TraceBodies.Recorded>> record(@JsonBody("trace") TraceBodies.TraceRequest body) {
+        if (body == null) {
+            throw ApiException.badRequest("The request body must be a JSON object (trace)");
+        }
+        String transactionId = required(body.transactionId(), "transactionId");
+        String partitionId = required(body.partitionId(), "partitionId");
+        if (body.data() == null || body.data().isNull()) {
             throw ApiException.badRequest("'data' is required");
         }
-        List<String> names = JsonFields.strings(body, "traceNames");
-        String eventType = JsonFields.string(body, "eventType", "info");
+        List<String> names = body.traceNames() == null ? List.of() : body.traceNames();
+        if (names.stream().anyMatch(Objects::isNull)) {
+            throw ApiException.badRequest("'traceNames' must be an array of strings");
+        }
+        String eventType = body.eventType() == null ? "info" : body.eventType();
         String traceId = UuidV7.next();
         Command.RecordTrace command = new Command.RecordTrace(traceId, transactionId, partitionId,
-                JsonFields.string(body, "consumerGroup", null), names, eventType, data.toString());
-        return broker.submit(command, Result.TraceRecorded.class).map(r -> {
-            Map<String, Object> json = new LinkedHashMap<>();
-            json.put("success", true);
-            json.put("traceId", r.traceId());
-            return ResponseEntity.status(HttpStatus.CREATED).body(json);
-        });
+                body.consumerGroup(), names, eventType, body.data().toString());
+        return broker.submit(command, Result.TraceRecorded.class)
+                .map(r -> ResponseEntity.status(HttpStatus.CREATED).body(new TraceBodies.Recorded(true, r.traceId())));
+    }
+
+    private static String required(String value, String field) {
+        if (value == null || value.isEmpty()) {
+            throw ApiException.badRequest("'" + field + "' is required (a non-empty string)");
+        }
+        return value;
     }
 
     @GetMapping("/api/v1/traces")
-    Map<String, Object> list(@RequestParam(required = false) String transactionId,
-                             @RequestParam(defaultValue = "100") int limit) {
-        List<Map<String, Object>> traces = new ArrayList<>();
-        for (BrokerState.Trace trace : broker.read(s -> s.traces(transactionId, Math.min(Math.max(limit, 1), 1000)))) {
-            Map<String, Object> json = new LinkedHashMap<>();
-            json.put("traceId", trace.traceId());
-            json.put("transactionId", trace.transactionId());
-            json.put("partitionId", trace.partitionId());
-            json.put("consumerGroup", trace.consumerGroup());
-            json.put("traceNames", trace.traceNames());
-            json.put("eventType", trace.eventType());
-            json.put("data", trace.data());
-            json.put("createdAt", Times.iso(trace.createdAt()));
-            traces.add(json);
+    TraceBodies.TraceList list(@RequestParam(required = false) String transactionId,
+                               @RequestParam(defaultValue = "100") int limit) {
+        List<TraceBodies.Trace> traces = new ArrayList<>();
+        for (BrokerState.Trace t : broker.read(s -> s.traces(transactionId, Math.min(Math.max(limit, 1), 1000)))) {
+            traces.add(new TraceBodies.Trace(t.traceId(), t.transactionId(), t.partitionId(), t.consumerGroup(),
+                    t.traceNames(), t.eventType(), t.data(), Times.iso(t.createdAt())));
         }
-        return Map.of("traces", traces);
+        return new TraceBodies.TraceList(traces);
     }
 }
