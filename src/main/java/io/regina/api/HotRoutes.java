@@ -6,20 +6,25 @@ import io.regina.api.dto.PushRequest;
 import io.regina.api.dto.TransactionRequest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.reactive.function.server.HandlerFunction;
+import org.springframework.web.reactive.function.server.RequestPredicate;
+import org.springframework.web.reactive.function.server.RequestPredicates;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import org.springframework.web.server.MethodNotAllowedException;
 import org.springframework.web.server.NotAcceptableStatusException;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -62,7 +67,24 @@ class HotRoutes {
                         request.queryParams().toSingleValueMap()).flatMap(answer -> write(request, answer)))
                 .filter((request, next) -> Mono.defer(() -> next.handle(request))
                         .onErrorResume(Exception.class, e -> error(request, e)))
-                .build();
+                .build()
+                .and(otherMethods(HttpMethod.POST, "/api/v1/push", "/api/v1/ack", "/api/v1/ack/batch",
+                        "/api/v1/transaction"))
+                .and(otherMethods(HttpMethod.GET, "/api/v1/pop/queue/{queue}",
+                        "/api/v1/pop/queue/{queue}/partition/{partition}"));
+    }
+
+    /**
+     * 405 for any other method on these paths, answered by Spring Boot's error handler as it was when
+     * the annotated mappings knew the paths (without it the request would find no handler: 404).
+     */
+    private static RouterFunction<ServerResponse> otherMethods(HttpMethod allowed, String... paths) {
+        RequestPredicate anyPath = RequestPredicates.path(paths[0]);
+        for (int i = 1; i < paths.length; i++) {
+            anyPath = anyPath.or(RequestPredicates.path(paths[i]));
+        }
+        return RouterFunctions.route(anyPath.and(RequestPredicates.method(allowed).negate()),
+                request -> Mono.error(new MethodNotAllowedException(request.method(), Set.of(allowed))));
     }
 
     /** A handler that binds the body to {@code type} (null when there is none) and writes the answer. */

@@ -1,7 +1,9 @@
 package io.regina.api;
 
 import io.regina.api.dto.AckBatchRequest;
+import io.regina.api.dto.FailedJobBodies;
 import io.regina.api.dto.PushRequest;
+import io.regina.api.dto.QueueBodies;
 import io.regina.api.dto.TransactionRequest;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpHeaders;
@@ -103,6 +105,29 @@ class JsonBodiesTest {
                 .header(HttpHeaders.CONTENT_TYPE, "application/json").body("{\"x\":\"" + "x".repeat(2000) + "\"}");
         assertThatThrownBy(() -> bodies.read(request, PushRequest.class, "push").block())
                 .isInstanceOf(org.springframework.core.io.buffer.DataBufferLimitException.class);
+    }
+
+    @Test
+    void whereEveryFieldIsOptionalABodyThatIsNotAnObjectIsNoneButMalformedJsonIsRefused() {
+        assertThat(bodies.read(json("[1]"), PushRequest.class, "flush", true).blockOptional()).isEmpty();
+        assertThatThrownBy(() -> bodies.read(json("[1]"), PushRequest.class, "push", false).block())
+                .hasMessage("The request body must be a JSON object (push)");
+        assertThatThrownBy(() -> bodies.read(json("nope"), PushRequest.class, "flush", true).block())
+                .isInstanceOf(ServerWebInputException.class);
+    }
+
+    @Test
+    void anOptionsObjectOfTheWrongShapeIsNamedByItsField() {
+        assertRefused("{\"queue\":\"q\",\"options\":[]}", QueueBodies.ConfigureRequest.class,
+                "'options' must be an object");
+        assertRefused("{\"queue\":\"q\",\"options\":{\"retentionEnabled\":1}}", QueueBodies.ConfigureRequest.class,
+                "'retentionEnabled' must be true or false");
+        assertRefused("{\"filter\":5}", FailedJobBodies.RetryRequest.class,
+                "The request body must be a JSON object (filter)");
+    }
+
+    private static MockServerHttpRequest json(String body) {
+        return MockServerHttpRequest.post("/").header(HttpHeaders.CONTENT_TYPE, "application/json").body(body);
     }
 
     private <T> T bind(String body, Class<T> type) {
