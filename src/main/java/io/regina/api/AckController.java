@@ -15,7 +15,7 @@ import java.util.List;
 
 /**
  * {@code POST /api/v1/ack} and {@code /ack/batch} (routed by {@link HotRoutes}): one replicated command
- * per request, items in order. A null body is a request that had none.
+ * per request, items in order.
  */
 @Component
 class AckController {
@@ -29,13 +29,10 @@ class AckController {
     }
 
     Mono<List<AckResponseItem>> ack(AckRequest body) {
-        return submit(List.of(AckItems.read(body, null, "ack")));
+        return submit(List.of(AckItems.read(body, null)));
     }
 
     Mono<List<AckResponseItem>> batch(AckBatchRequest body) {
-        if (body == null) {
-            throw ApiException.badRequest("The request body must be a JSON object (ack batch)");
-        }
         if (body.acknowledgments() == null) {
             throw ApiException.badRequest("'acknowledgments' is required: an array of {transactionId, partitionId, "
                     + "status?, error?, leaseId?}");

@@ -17,7 +17,11 @@ final class AckItems {
         List<Command.AckItem> items = new ArrayList<>(acknowledgments.size());
         for (int index = 0; index < acknowledgments.size(); index++) {
             try {
-                items.add(read(acknowledgments.get(index), group, "acknowledgment"));
+                AckRequest ack = acknowledgments.get(index);
+                if (ack == null) {
+                    throw JsonBodies.notAnObject("acknowledgment");
+                }
+                items.add(read(ack, group));
             } catch (ApiException e) {
                 throw ApiException.badRequest("acknowledgments[" + index + "]: " + e.getMessage());
             }
@@ -25,11 +29,8 @@ final class AckItems {
         return items;
     }
 
-    /** One acknowledgement; {@code what} names it when it is not an object, {@code defaultGroup} may be null. */
-    static Command.AckItem read(AckRequest ack, String defaultGroup, String what) {
-        if (ack == null) {
-            throw ApiException.badRequest("The request body must be a JSON object (" + what + ")");
-        }
+    /** One acknowledgement; {@code defaultGroup} (may be null) is for one that names no consumerGroup. */
+    static Command.AckItem read(AckRequest ack, String defaultGroup) {
         if (ack.transactionId() == null || ack.transactionId().isEmpty()
                 || ack.partitionId() == null || ack.partitionId().isEmpty()) {
             throw ApiException.badRequest("'transactionId' and 'partitionId' are required (take them from the "

@@ -48,9 +48,6 @@ class ConsumerGroupController {
     @PostMapping("/api/v1/consumer-groups/{group}/queues/{queue}/seek")
     Mono<ConsumerGroupBodies.Sought> seek(@PathVariable String group, @PathVariable String queue,
                                           @JsonBody("seek") ConsumerGroupBodies.SeekRequest body) {
-        if (body == null) {
-            throw ApiException.badRequest("The request body must be a JSON object (seek)");
-        }
         boolean toEnd = Boolean.TRUE.equals(body.toEnd());
         String timestamp = body.timestamp();
         if (!toEnd && (timestamp == null || timestamp.isEmpty())) {
@@ -65,9 +62,6 @@ class ConsumerGroupController {
     @PostMapping("/api/v1/consumer-groups/{group}/subscription")
     Mono<ConsumerGroupBodies.SubscriptionSet> subscription(
             @PathVariable String group, @JsonBody("subscription") ConsumerGroupBodies.SubscriptionRequest body) {
-        if (body == null) {
-            throw ApiException.badRequest("The request body must be a JSON object (subscription)");
-        }
         String timestamp = body.subscriptionTimestamp();
         if (timestamp == null || timestamp.isEmpty()) {
             throw ApiException.badRequest("'subscriptionTimestamp' is required (an ISO time)");

@@ -74,9 +74,6 @@ class FailedJobController {
 
     @PostMapping("/api/v1/failed-jobs/retry")
     Mono<FailedJobBodies.Retried> retry(@JsonBody("retry") FailedJobBodies.RetryRequest body) {
-        if (body == null) {
-            throw ApiException.badRequest("The request body must be a JSON object (retry)");
-        }
         FailedJobSelector selector = selector(body);
         if (selector instanceof FailedJobSelector.Ids ids) {
             return broker.submit(new Command.RetryFailedJobs(ids, ids.uuids().size()), Result.FailedJobsRetried.class)
@@ -101,7 +98,7 @@ class FailedJobController {
 
     @PostMapping("/api/v1/failed-jobs/{uuid}/retry")
     Mono<FailedJobBodies.Retried> retryOne(@PathVariable String uuid,
-                                           @JsonBody(value = "retry", nonObjectIsNone = true)
+                                           @JsonBody(value = "retry", optional = true)
                                            FailedJobBodies.RetryOneRequest body) {
         String data = body == null || body.data() == null ? null : body.data().toString();
         return broker.submit(new Command.RetryFailedJob(uuid, data), Result.FailedJobsRetried.class)
@@ -115,7 +112,7 @@ class FailedJobController {
     }
 
     @PostMapping("/api/v1/failed-jobs/flush")
-    Mono<FailedJobBodies.Flushed> flush(@JsonBody(value = "flush", nonObjectIsNone = true)
+    Mono<FailedJobBodies.Flushed> flush(@JsonBody(value = "flush", optional = true)
                                         FailedJobBodies.FlushRequest body) {
         int hours = Ranges.within("hours", body == null ? null : body.hours(), 0, 0, MAX_HOURS);
         String queue = body == null ? null : body.queue();
@@ -123,7 +120,7 @@ class FailedJobController {
     }
 
     @PostMapping("/api/v1/failed-jobs/prune")
-    Mono<FailedJobBodies.Pruned> prune(@JsonBody(value = "prune", nonObjectIsNone = true)
+    Mono<FailedJobBodies.Pruned> prune(@JsonBody(value = "prune", optional = true)
                                        FailedJobBodies.PruneRequest body) {
         int hours = Ranges.within("hours", body == null ? null : body.hours(), 24, 0, MAX_HOURS);
         return removeInSteps(hours, null, true, 0).map(FailedJobBodies.Pruned::new);

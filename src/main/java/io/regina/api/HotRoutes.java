@@ -87,13 +87,11 @@ class HotRoutes {
                 request -> Mono.error(new MethodNotAllowedException(request.method(), Set.of(allowed))));
     }
 
-    /** A handler that binds the body to {@code type} (null when there is none) and writes the answer. */
+    /** A handler that binds the body to {@code type} and writes the answer. */
     private <T> HandlerFunction<ServerResponse> body(Class<T> type, String what,
                                                      Function<T, Mono<? extends ResponseEntity<?>>> handler) {
         return request -> bodies.read(request.exchange().getRequest(), type, what)
-                .map(java.util.Optional::of)
-                .defaultIfEmpty(java.util.Optional.empty())
-                .flatMap(body -> handler.apply(body.orElse(null)))
+                .flatMap(handler)
                 .flatMap(answer -> write(request, answer));
     }
 

@@ -49,7 +49,7 @@ class JsonBodies {
         this.maxBytes = (int) maxBytes.toBytes();
     }
 
-    static JsonMapper strict(JsonMapper json) {
+    private static JsonMapper strict(JsonMapper json) {
         SimpleModule wholeNumbers = new SimpleModule("regina-whole-numbers")
                 .addDeserializer(Long.class, new WholeNumber());
         return json.rebuild()
@@ -64,16 +64,25 @@ class JsonBodies {
     }
 
     /**
-     * The body bound to {@code type}, or empty when there is none (or it is JSON {@code null}); a body
-     * that is not JSON is refused as Spring's codecs refused it: 415 for another content type, 413
-     * past spring.http.codecs.max-in-memory-size.
+     * The body bound to {@code type}; no body, JSON {@code null} or another value than an object is
+     * refused, naming the body {@code what}. A body that is not JSON is refused as Spring's codecs
+     * refused it: 415 for another content type, 413 past spring.http.codecs.max-in-memory-size.
      */
     <T> Mono<T> read(ServerHttpRequest request, Class<T> type, String what) {
-        return read(request, type, what, false);
+        return read(request, type, what, false).switchIfEmpty(Mono.error(() -> notAnObject(what)));
     }
 
-    /** As {@link #read(ServerHttpRequest, Class, String)}; with {@code nonObjectIsNone}, a body that is not an object is none. */
-    <T> Mono<T> read(ServerHttpRequest request, Class<T> type, String what, boolean nonObjectIsNone) {
+    /** As {@link #read}, for a body whose every field is optional: empty when it is none or not an object. */
+    <T> Mono<T> readOptional(ServerHttpRequest request, Class<T> type, String what) {
+        return read(request, type, what, true);
+    }
+
+    /** The refusal of a request object (the body, or one nested in it) that is not a JSON object. */
+    static ApiException notAnObject(String what) {
+        return ApiException.badRequest("The request body must be a JSON object (" + what + ")");
+    }
+
+    private <T> Mono<T> read(ServerHttpRequest request, Class<T> type, String what, boolean nonObjectIsNone) {
         MediaType contentType = request.getHeaders().getContentType();
         if (contentType != null && JSON_TYPES.stream().noneMatch(json -> json.isCompatibleWith(contentType))) {
             return Mono.error(new UnsupportedMediaTypeStatusException(contentType, JSON_TYPES, NAMED_BODY_TYPE));
@@ -141,11 +150,11 @@ class JsonBodies {
         List<JacksonException.Reference> path = e.getPath();
         Class<?> target = e instanceof MismatchedInputException mismatch ? mismatch.getTargetType() : Long.class;
         if (path.isEmpty()) {
-            return startsWithObject(body) ? null : "The request body must be a JSON object (" + what + ")";
+            return startsWithObject(body) ? null : notAnObject(what).getMessage();
         }
         JacksonException.Reference last = path.get(path.size() - 1);
         if (last.getPropertyName() == null) {
-            String list = path.size() < 2 ? "body" : path.get(path.size() - 2).getPropertyName();
+            String list = path.get(path.size() - 2).getPropertyName();
             String at = prefix(path, path.size() - 2);
             if (target == String.class) {
                 return at + "'" + list + "' must be an array of strings";
@@ -153,7 +162,7 @@ class JsonBodies {
             ObjectName name = target == null ? null : target.getAnnotation(ObjectName.class);
             String element = list + "[" + last.getIndex() + "]";
             return name == null ? at + element + " must be an object"
-                    : at + element + ": The request body must be a JSON object (" + name.value() + ")";
+                    : at + element + ": " + notAnObject(name.value()).getMessage();
         }
         String at = prefix(path, path.size() - 1);
         String field = "'" + last.getPropertyName() + "'";
@@ -171,7 +180,7 @@ class JsonBodies {
         }
         ObjectName name = target == null ? null : target.getAnnotation(ObjectName.class);
         return name == null ? at + field + " must be an object"
-                : at + "The request body must be a JSON object (" + name.value() + ")";
+                : at + notAnObject(name.value()).getMessage();
     }
 
     /** "list[i]: " for each list element among the first {@code end} steps of the path. */

@@ -7,7 +7,7 @@ import java.lang.annotation.Target;
 
 /**
  * A controller parameter bound from the JSON request body by {@link JsonBodies}, with the refusal
- * texts of the API; null when the request has no body.
+ * texts of the API. Unless {@link #optional}, a request without a JSON object as body is refused.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.PARAMETER)
@@ -15,6 +15,6 @@ import java.lang.annotation.Target;
     /** How refusals name the body: "The request body must be a JSON object (&lt;value&gt;)". */
     String value();
 
-    /** A body that is not a JSON object counts as none (the endpoints whose every field is optional). */
-    boolean nonObjectIsNone() default false;
+    /** Every field is optional: no body, or one that is not a JSON object, binds as null. */
+    boolean optional() default false;
 }

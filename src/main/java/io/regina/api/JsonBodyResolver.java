@@ -31,7 +31,8 @@ class JsonBodyResolver implements WebFluxConfigurer, HandlerMethodArgumentResolv
     @Override
     public Mono<Object> resolveArgument(MethodParameter parameter, BindingContext context, ServerWebExchange exchange) {
         JsonBody body = parameter.getParameterAnnotation(JsonBody.class);
-        return bodies.read(exchange.getRequest(), parameter.getParameterType(), body.value(), body.nonObjectIsNone())
-                .cast(Object.class);
+        Class<?> type = parameter.getParameterType();
+        return (body.optional() ? bodies.readOptional(exchange.getRequest(), type, body.value())
+                : bodies.read(exchange.getRequest(), type, body.value())).cast(Object.class);
     }
 }

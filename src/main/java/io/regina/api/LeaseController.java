@@ -22,7 +22,7 @@ class LeaseController {
 
     @PostMapping("/api/v1/lease/{leaseId}/extend")
     Mono<List<LeaseExtendResponseItem>> extend(@PathVariable String leaseId,
-                                               @JsonBody(value = "lease", nonObjectIsNone = true)
+                                               @JsonBody(value = "lease", optional = true)
                                                LeaseExtendRequest body) {
         int seconds = Ranges.within("seconds", body == null ? null : body.seconds(), 60, 1, 24 * 3600);
         return broker.submit(new Command.ExtendLease(leaseId, seconds), Result.LeaseExtended.class)

@@ -36,9 +36,6 @@ class MaintenanceController {
     }
 
     private Mono<SystemBodies.Maintenance> set(boolean pop, SystemBodies.MaintenanceRequest body) {
-        if (body == null) {
-            throw ApiException.badRequest("The request body must be a JSON object (maintenance)");
-        }
         if (body.enabled() == null || !body.enabled().isBoolean()) {
             throw ApiException.badRequest("'enabled' is required: true or false");
         }

@@ -29,11 +29,8 @@ class PushController {
                 .register(meters);
     }
 
-    /** The outcomes, in input order; {@code body} is null when the request had none. */
+    /** The outcomes, in input order. */
     Mono<List<PushResponseItem>> push(PushRequest body) {
-        if (body == null) {
-            throw ApiException.badRequest("The request body must be a JSON object (push)");
-        }
         if (body.items() == null) {
             throw ApiException.badRequest("'items' is required: an array of {queue, partition?, payload?, "
                     + "transactionId?, traceId?}");

@@ -31,9 +31,6 @@ class QueueController {
 
     @PostMapping("/api/v1/configure")
     Mono<QueueBodies.Configured> configure(@JsonBody("configure") QueueBodies.ConfigureRequest body) {
-        if (body == null) {
-            throw ApiException.badRequest("The request body must be a JSON object (configure)");
-        }
         if (body.queue() == null || body.queue().isEmpty()) {
             throw ApiException.badRequest("'queue' is required (a non-empty string)");
         }

@@ -27,9 +27,6 @@ class TraceController {
 
     @PostMapping("/api/v1/traces")
     Mono<ResponseEntity<TraceBodies.Recorded>> record(@JsonBody("trace") TraceBodies.TraceRequest body) {
-        if (body == null) {
-            throw ApiException.badRequest("The request body must be a JSON object (trace)");
-        }
         String transactionId = required(body.transactionId(), "transactionId");
         String partitionId = required(body.partitionId(), "partitionId");
         if (body.data() == null || body.data().isNull()) {

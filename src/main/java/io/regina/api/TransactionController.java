@@ -22,11 +22,7 @@ class TransactionController {
         this.watermark = watermark;
     }
 
-    /** A null body is a request that had none. */
     Mono<TransactionResponse> transaction(TransactionRequest body) {
-        if (body == null) {
-            throw ApiException.badRequest("The request body must be a JSON object (transaction)");
-        }
         List<TransactionRequest.Operation> operations = body.operations();
         if (operations == null || operations.isEmpty()) {
             throw ApiException.badRequest("'operations' is required: a non-empty array of {type:\"push\", items} "
@@ -57,7 +53,7 @@ class TransactionController {
 
     private static Command.TxOperation operation(TransactionRequest.Operation operation) {
         if (operation == null) {
-            throw ApiException.badRequest("The request body must be a JSON object (operation)");
+            throw JsonBodies.notAnObject("operation");
         }
         if ("push".equals(operation.type())) {
             if (operation.items() == null) {
@@ -66,7 +62,7 @@ class TransactionController {
             return new Command.TxPush(PushItems.read(operation.items(), null));
         }
         if ("ack".equals(operation.type())) {
-            return new Command.TxAck(AckItems.read(operation.ack(), null, "operation"));
+            return new Command.TxAck(AckItems.read(operation.ack(), null));
         }
         throw ApiException.badRequest("'type' must be \"push\" or \"ack\"");
     }

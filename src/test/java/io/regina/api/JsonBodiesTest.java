@@ -83,9 +83,7 @@ class JsonBodiesTest {
     }
 
     @Test
-    void noContentTypeIsNoBodyWhenEmptyAndUnsupportedOtherwise() {
-        assertThat(bodies.read(MockServerHttpRequest.post("/api/v1/push").build(), PushRequest.class, "push")
-                .blockOptional()).isEmpty();
+    void noContentTypeIsUnsupportedUnlessTheBodyIsEmpty() {
         MockServerHttpRequest request = MockServerHttpRequest.post("/api/v1/push").body("{}");
         assertThatThrownBy(() -> bodies.read(request, PushRequest.class, "push").block())
                 .isInstanceOfSatisfying(UnsupportedMediaTypeStatusException.class,
@@ -109,11 +107,21 @@ class JsonBodiesTest {
 
     @Test
     void whereEveryFieldIsOptionalABodyThatIsNotAnObjectIsNoneButMalformedJsonIsRefused() {
-        assertThat(bodies.read(json("[1]"), PushRequest.class, "flush", true).blockOptional()).isEmpty();
-        assertThatThrownBy(() -> bodies.read(json("[1]"), PushRequest.class, "push", false).block())
-                .hasMessage("The request body must be a JSON object (push)");
-        assertThatThrownBy(() -> bodies.read(json("nope"), PushRequest.class, "flush", true).block())
+        assertThat(bodies.readOptional(json("[1]"), PushRequest.class, "flush").blockOptional()).isEmpty();
+        assertThat(bodies.readOptional(MockServerHttpRequest.post("/").build(), PushRequest.class, "flush")
+                .blockOptional()).isEmpty();
+        assertThatThrownBy(() -> bodies.readOptional(json("nope"), PushRequest.class, "flush").block())
                 .isInstanceOf(ServerWebInputException.class);
+    }
+
+    @Test
+    void aRequiredBodyThatIsNoneOrNotAnObjectIsRefusedByName() {
+        assertThatThrownBy(() -> bodies.read(json("[1]"), PushRequest.class, "push").block())
+                .hasMessage("The request body must be a JSON object (push)");
+        assertThatThrownBy(() -> bodies.read(json("null"), PushRequest.class, "push").block())
+                .hasMessage("The request body must be a JSON object (push)");
+        assertThatThrownBy(() -> bodies.read(MockServerHttpRequest.post("/").build(), PushRequest.class, "push")
+                .block()).hasMessage("The request body must be a JSON object (push)");
     }
 
     @Test

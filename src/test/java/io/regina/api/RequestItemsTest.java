@@ -38,17 +38,15 @@ class RequestItemsTest {
 
     @Test
     void anAckTakesTheBatchGroupUnlessItNamesOne() {
-        Command.AckItem item = AckItems.read(ack("t", "p", null), "g", "ack");
+        Command.AckItem item = AckItems.read(ack("t", "p", null), "g");
         assertThat(item.status()).isEqualTo(AckStatus.parse(null).orElseThrow());
         assertThat(item.group()).isEqualTo("g");
     }
 
     @Test
     void anAckIsRefusedWithItsIndexInABatch() {
-        assertThatThrownBy(() -> AckItems.read(ack("t", null, null), null, "ack"))
+        assertThatThrownBy(() -> AckItems.read(ack("t", null, null), null))
                 .hasMessage("'transactionId' and 'partitionId' are required (take them from the popped message)");
-        assertThatThrownBy(() -> AckItems.read(null, null, "ack"))
-                .hasMessage("The request body must be a JSON object (ack)");
         assertThatThrownBy(() -> AckItems.read(List.of(ack("t", "p", "weird")), null))
                 .hasMessage("acknowledgments[0]: 'status' must be one of completed, failed, dlq, retry, release; "
                         + "got 'weird'");
