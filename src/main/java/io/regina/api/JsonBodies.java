@@ -1,13 +1,11 @@
 package io.regina.api;
 
 import io.regina.api.dto.ObjectName;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpRequest;
-import org.springframework.stereotype.Component;
 import org.springframework.util.unit.DataSize;
 import org.springframework.web.server.ServerWebInputException;
 import org.springframework.web.server.UnsupportedMediaTypeStatusException;
@@ -34,7 +32,6 @@ import java.util.List;
  * The binding is strict where Jackson would be lenient: a number is not a string, "5" is not a number,
  * 1 is not true; whole numbers may be written 5.0, as a tree's {@code canConvertToLong} allowed.
  */
-@Component
 class JsonBodies {
     private static final List<MediaType> JSON_TYPES = List.of(MediaType.APPLICATION_JSON,
             new MediaType("application", "*+json"));
@@ -44,7 +41,7 @@ class JsonBodies {
     private final JsonMapper json;
     private final int maxBytes;
 
-    JsonBodies(JsonMapper json, @Value("${spring.http.codecs.max-in-memory-size:256KB}") DataSize maxBytes) {
+    JsonBodies(JsonMapper json, DataSize maxBytes) {
         this.json = strict(json);
         this.maxBytes = (int) maxBytes.toBytes();
     }
