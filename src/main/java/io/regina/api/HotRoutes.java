@@ -128,6 +128,7 @@ class HotRoutes {
     /** No Accept header, or one that takes JSON (a list with it, a wildcard). */
     private static boolean acceptsJson(ServerRequest request) {
         List<MediaType> accepted = request.headers().accept();
-        return accepted.isEmpty() || accepted.stream().anyMatch(type -> type.isCompatibleWith(MediaType.APPLICATION_JSON));
+        return accepted.isEmpty()
+                || accepted.stream().anyMatch(type -> type.isCompatibleWith(MediaType.APPLICATION_JSON));
     }
 }

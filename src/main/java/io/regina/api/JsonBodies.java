@@ -16,6 +16,7 @@ import tools.jackson.core.JsonToken;
 import tools.jackson.core.exc.InputCoercionException;
 import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.deser.std.StdDeserializer;
@@ -36,7 +37,7 @@ class JsonBodies {
     private static final List<MediaType> JSON_TYPES = List.of(MediaType.APPLICATION_JSON,
             new MediaType("application", "*+json"));
     /** The body type the 415 answer has always named (the controllers once read a JsonNode); frozen wire text. */
-    private static final ResolvableType NAMED_BODY_TYPE = ResolvableType.forClass(tools.jackson.databind.JsonNode.class);
+    private static final ResolvableType NAMED_BODY_TYPE = ResolvableType.forClass(JsonNode.class);
 
     private final JsonMapper json;
     private final int maxBytes;
