@@ -100,7 +100,7 @@ class FailedJobController {
     Mono<FailedJobBodies.Retried> retryOne(@PathVariable String uuid,
                                            @JsonBody(value = "retry", optional = true)
                                            FailedJobBodies.RetryOneRequest body) {
-        String data = body == null || body.data() == null ? null : body.data().toString();
+        String data = body == null ? null : body.data();
         return broker.submit(new Command.RetryFailedJob(uuid, data), Result.FailedJobsRetried.class)
                 .map(r -> retried(r.retried(), r.missing()));
     }

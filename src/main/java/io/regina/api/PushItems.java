@@ -39,7 +39,7 @@ final class PushItems {
         if (item.partition() != null) {
             QueueNames.check(item.partition(), "partition");
         }
-        String json = item.payload() == null ? "{}" : item.payload().toString();
+        String json = item.payload() == null ? "{}" : item.payload();
         String messageId = UuidV7.next();
         String transactionId = item.transactionId() == null || item.transactionId().isEmpty()
                 ? messageId : item.transactionId();

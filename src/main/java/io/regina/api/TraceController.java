@@ -29,7 +29,7 @@ class TraceController {
     Mono<ResponseEntity<TraceBodies.Recorded>> record(@JsonBody("trace") TraceBodies.TraceRequest body) {
         String transactionId = required(body.transactionId(), "transactionId");
         String partitionId = required(body.partitionId(), "partitionId");
-        if (body.data() == null || body.data().isNull()) {
+        if (body.data() == null || body.data().equals("null")) {
             throw ApiException.badRequest("'data' is required");
         }
         List<String> names = body.traceNames() == null ? List.of() : body.traceNames();
@@ -39,7 +39,7 @@ class TraceController {
         String eventType = body.eventType() == null ? "info" : body.eventType();
         String traceId = UuidV7.next();
         Command.RecordTrace command = new Command.RecordTrace(traceId, transactionId, partitionId,
-                body.consumerGroup(), names, eventType, body.data().toString());
+                body.consumerGroup(), names, eventType, body.data());
         return broker.submit(command, Result.TraceRecorded.class)
                 .map(r -> ResponseEntity.status(HttpStatus.CREATED).body(new TraceBodies.Recorded(true, r.traceId())));
     }

@@ -62,6 +62,15 @@ class JsonBodiesTest {
     }
 
     @Test
+    void aPayloadIsReadAsTheCompactTextATreeWouldHaveWritten() {
+        PushRequest push = bind("{\"items\":[{\"payload\": { \"a\" : 1.10, \"b\": 1E5, \"c\": [true, null],"
+                + " \"d\": \"\\u00e9\\n\" }}, {\"payload\": null}, {}]}", PushRequest.class);
+        assertThat(push.items().get(0).payload()).isEqualTo("{\"a\":1.1,\"b\":100000.0,\"c\":[true,null],\"d\":\"\u00e9\\n\"}");
+        assertThat(push.items().get(1).payload()).isEqualTo("null");
+        assertThat(push.items().get(2).payload()).isNull();
+    }
+
+    @Test
     void jsonNullIsNoBody() {
         assertThat(bind("null", PushRequest.class)).isNull();
     }

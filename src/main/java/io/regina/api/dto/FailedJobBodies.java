@@ -1,7 +1,7 @@
 package io.regina.api.dto;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.annotation.JsonDeserialize;
 
 import java.util.List;
 
@@ -29,7 +29,7 @@ public final class FailedJobBodies {
     }
 
     /** {@code POST /api/v1/failed-jobs/{uuid}/retry}: {@code data}, when there, replaces the payload (JSON null too). */
-    public record RetryOneRequest(JsonNode data) {
+    public record RetryOneRequest(@JsonDeserialize(using = RawJson.class) String data) {
     }
 
     public record Retried(long retried, List<String> missing) {

@@ -1,6 +1,6 @@
 package io.regina.api.dto;
 
-import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.annotation.JsonDeserialize;
 
 import java.util.List;
 
@@ -9,8 +9,9 @@ public final class TraceBodies {
     private TraceBodies() {
     }
 
-    /** {@code data} is any JSON, stored as its text. */
-    public record TraceRequest(String transactionId, String partitionId, JsonNode data, List<String> traceNames,
+    /** {@code data} is any JSON, read as its text ({@code "null"} for JSON null). */
+    public record TraceRequest(String transactionId, String partitionId,
+                               @JsonDeserialize(using = RawJson.class) String data, List<String> traceNames,
                                String eventType, String consumerGroup) {
     }
 
