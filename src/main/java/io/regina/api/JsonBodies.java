@@ -24,6 +24,8 @@ import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.module.SimpleModule;
 
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
 
@@ -34,8 +36,9 @@ import java.util.List;
  * 1 is not true; whole numbers may be written 5.0, as a tree's {@code canConvertToLong} allowed.
  */
 class JsonBodies {
+    /** What Spring's JSON decoder took, so these routes take it too. */
     private static final List<MediaType> JSON_TYPES = List.of(MediaType.APPLICATION_JSON,
-            new MediaType("application", "*+json"));
+            new MediaType("application", "*+json"), MediaType.APPLICATION_NDJSON);
     /** The body type the 415 answer has always named (the controllers once read a JsonNode); frozen wire text. */
     private static final ResolvableType NAMED_BODY_TYPE = ResolvableType.forClass(JsonNode.class);
 
@@ -86,7 +89,7 @@ class JsonBodies {
             return Mono.error(new UnsupportedMediaTypeStatusException(contentType, JSON_TYPES, NAMED_BODY_TYPE));
         }
         return DataBufferUtils.join(request.getBody(), maxBytes).flatMap(buffer -> {
-            byte[] bytes = bytes(buffer);
+            byte[] bytes = utf8(bytes(buffer), contentType);
             if (bytes.length == 0) {
                 return Mono.empty();
             }
@@ -99,6 +102,15 @@ class JsonBodies {
             }
             return Mono.justOrEmpty(bind(bytes, type, what));
         });
+    }
+
+    /** The body in UTF-8: one declared in another charset is transcoded, as Spring's decoder did. */
+    private static byte[] utf8(byte[] body, MediaType contentType) {
+        Charset charset = contentType == null ? null : contentType.getCharset();
+        if (charset == null || charset.equals(StandardCharsets.UTF_8) || charset.equals(StandardCharsets.US_ASCII)) {
+            return body;
+        }
+        return new String(body, charset).getBytes(StandardCharsets.UTF_8);
     }
 
     private static byte[] bytes(DataBuffer buffer) {

@@ -6,12 +6,14 @@ import io.regina.api.dto.PushRequest;
 import io.regina.api.dto.QueueBodies;
 import io.regina.api.dto.TransactionRequest;
 import org.junit.jupiter.api.Test;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.util.unit.DataSize;
 import org.springframework.web.server.ServerWebInputException;
 import org.springframework.web.server.UnsupportedMediaTypeStatusException;
+import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.nio.charset.StandardCharsets;
@@ -104,6 +106,18 @@ class JsonBodiesTest {
         MockServerHttpRequest request = MockServerHttpRequest.post("/api/v1/push")
                 .header(HttpHeaders.CONTENT_TYPE, "application/json;charset=UTF-8").body("{\"items\":[]}");
         assertThat(bodies.read(request, PushRequest.class, "push").block().items()).isEmpty();
+    }
+
+    @Test
+    void aBodyInAnotherCharsetIsTranscodedAndNdjsonIsJson() {
+        MockServerHttpRequest latin1 = MockServerHttpRequest.post("/api/v1/push")
+                .header(HttpHeaders.CONTENT_TYPE, "application/json;charset=ISO-8859-1")
+                .body(Mono.just(DefaultDataBufferFactory.sharedInstance.wrap(
+                        "{\"items\":[{\"queue\":\"caf\u00e9\"}]}".getBytes(StandardCharsets.ISO_8859_1))));
+        assertThat(bodies.read(latin1, PushRequest.class, "push").block().items().get(0).queue()).isEqualTo("caf\u00e9");
+        MockServerHttpRequest ndjson = MockServerHttpRequest.post("/api/v1/push")
+                .header(HttpHeaders.CONTENT_TYPE, "application/x-ndjson").body("{\"items\":[]}");
+        assertThat(bodies.read(ndjson, PushRequest.class, "push").block().items()).isEmpty();
     }
 
     @Test
