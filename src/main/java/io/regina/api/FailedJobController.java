@@ -23,7 +23,6 @@ import reactor.core.publisher.Mono;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The failed-jobs table (API.md B1) and Queen's view of it, the DLQ. Bulk retries run as a series of
@@ -114,7 +113,7 @@ class FailedJobController {
     @PostMapping("/api/v1/failed-jobs/flush")
     Mono<FailedJobBodies.Flushed> flush(@JsonBody(value = "flush", optional = true)
                                         FailedJobBodies.FlushRequest body) {
-        int hours = Ranges.within("hours", body == null ? null : body.hours(), 0, 0, MAX_HOURS);
+        int hours = FieldChecks.within("hours", body == null ? null : body.hours(), 0, 0, MAX_HOURS);
         String queue = body == null ? null : body.queue();
         return removeInSteps(hours, queue, false, 0).map(FailedJobBodies.Flushed::new);
     }
@@ -122,7 +121,7 @@ class FailedJobController {
     @PostMapping("/api/v1/failed-jobs/prune")
     Mono<FailedJobBodies.Pruned> prune(@JsonBody(value = "prune", optional = true)
                                        FailedJobBodies.PruneRequest body) {
-        int hours = Ranges.within("hours", body == null ? null : body.hours(), 24, 0, MAX_HOURS);
+        int hours = FieldChecks.within("hours", body == null ? null : body.hours(), 24, 0, MAX_HOURS);
         return removeInSteps(hours, null, true, 0).map(FailedJobBodies.Pruned::new);
     }
 
@@ -173,13 +172,11 @@ class FailedJobController {
     private static FailedJobSelector selector(FailedJobBodies.RetryRequest body) {
         List<FailedJobSelector> chosen = new ArrayList<>();
         if (body.ids() != null) {
-            if (body.ids().stream().anyMatch(Objects::isNull)) {
-                throw ApiException.badRequest("'ids' must be an array of strings");
-            }
-            if (body.ids().isEmpty() || body.ids().size() > RETRY_STEP) {
+            List<String> ids = FieldChecks.strings(body.ids(), "ids");
+            if (ids.isEmpty() || ids.size() > RETRY_STEP) {
                 throw ApiException.badRequest("'ids' must list 1 to " + RETRY_STEP + " failed-job uuids");
             }
-            chosen.add(new FailedJobSelector.Ids(body.ids()));
+            chosen.add(new FailedJobSelector.Ids(ids));
         }
         if (Boolean.TRUE.equals(body.all())) {
             chosen.add(new FailedJobSelector.All());

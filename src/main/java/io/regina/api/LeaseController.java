@@ -24,7 +24,7 @@ class LeaseController {
     Mono<List<LeaseExtendResponseItem>> extend(@PathVariable String leaseId,
                                                @JsonBody(value = "lease", optional = true)
                                                LeaseExtendRequest body) {
-        int seconds = Ranges.within("seconds", body == null ? null : body.seconds(), 60, 1, 24 * 3600);
+        int seconds = FieldChecks.within("seconds", body == null ? null : body.seconds(), 60, 1, 24 * 3600);
         return broker.submit(new Command.ExtendLease(leaseId, seconds), Result.LeaseExtended.class)
                 .map(e -> List.of(new LeaseExtendResponseItem(0, e.leaseId(), e.success(), e.error(),
                         e.success() ? Times.iso(e.expiresAt()) : null)));

@@ -32,10 +32,7 @@ final class PushItems {
     }
 
     private static Command.PushItem readOne(PushRequest.Item item, String producerSub) {
-        if (item.queue() == null || item.queue().isEmpty()) {
-            throw ApiException.badRequest("'queue' is required (a non-empty string)");
-        }
-        String queue = QueueNames.check(item.queue());
+        String queue = QueueNames.check(FieldChecks.required(item.queue(), "queue"));
         if (item.partition() != null) {
             QueueNames.check(item.partition(), "partition");
         }

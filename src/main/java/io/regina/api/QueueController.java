@@ -31,10 +31,7 @@ class QueueController {
 
     @PostMapping("/api/v1/configure")
     Mono<QueueBodies.Configured> configure(@JsonBody("configure") QueueBodies.ConfigureRequest body) {
-        if (body.queue() == null || body.queue().isEmpty()) {
-            throw ApiException.badRequest("'queue' is required (a non-empty string)");
-        }
-        String queue = QueueNames.check(body.queue());
+        String queue = QueueNames.check(FieldChecks.required(body.queue(), "queue"));
         Command.Configure command = new Command.Configure(queue, body.namespace(), body.task(),
                 QueueOptionsJson.read(body.options()));
         return broker.submit(command, Result.Configured.class).map(c -> new QueueBodies.Configured(true, c.queueId(),

@@ -16,23 +16,23 @@ final class QueueOptionsJson {
             return d;
         }
         return new QueueOptions(
-                Ranges.within("leaseTime", options.leaseTime(), d.leaseTime(), 1, MAX),
-                Ranges.within("maxSize", options.maxSize(), d.maxSize(), 0, MAX),
-                Ranges.within("ttl", options.ttl(), d.ttl(), 0, MAX),
-                Ranges.within("retryLimit", options.retryLimit(), d.retryLimit(), 0, MAX),
-                Ranges.within("retryDelay", options.retryDelay(), d.retryDelay(), 0, MAX),
+                FieldChecks.within("leaseTime", options.leaseTime(), d.leaseTime(), 1, MAX),
+                FieldChecks.within("maxSize", options.maxSize(), d.maxSize(), 0, MAX),
+                FieldChecks.within("ttl", options.ttl(), d.ttl(), 0, MAX),
+                FieldChecks.within("retryLimit", options.retryLimit(), d.retryLimit(), 0, MAX),
+                FieldChecks.within("retryDelay", options.retryDelay(), d.retryDelay(), 0, MAX),
                 or(options.deadLetterQueue(), d.deadLetterQueue()),
                 or(options.dlqAfterMaxRetries(), d.dlqAfterMaxRetries()),
-                Ranges.within("priority", options.priority(), d.priority(), Integer.MIN_VALUE, MAX),
-                Ranges.within("delayedProcessing", options.delayedProcessing(), d.delayedProcessing(), 0, MAX),
-                Ranges.within("windowBuffer", options.windowBuffer(), d.windowBuffer(), 0, MAX),
-                Ranges.within("retentionSeconds", options.retentionSeconds(), d.retentionSeconds(), 0, MAX),
-                Ranges.within("completedRetentionSeconds", options.completedRetentionSeconds(),
+                FieldChecks.within("priority", options.priority(), d.priority(), Integer.MIN_VALUE, MAX),
+                FieldChecks.within("delayedProcessing", options.delayedProcessing(), d.delayedProcessing(), 0, MAX),
+                FieldChecks.within("windowBuffer", options.windowBuffer(), d.windowBuffer(), 0, MAX),
+                FieldChecks.within("retentionSeconds", options.retentionSeconds(), d.retentionSeconds(), 0, MAX),
+                FieldChecks.within("completedRetentionSeconds", options.completedRetentionSeconds(),
                         d.completedRetentionSeconds(), 0, MAX),
                 or(options.retentionEnabled(), d.retentionEnabled()),
                 or(options.encryptionEnabled(), d.encryptionEnabled()),
-                Ranges.within("maxWaitTimeSeconds", options.maxWaitTimeSeconds(), d.maxWaitTimeSeconds(), 0, MAX),
-                Ranges.within("stripes", options.stripes(), d.stripes(), 1, QueueOptions.MAX_STRIPES));
+                FieldChecks.within("maxWaitTimeSeconds", options.maxWaitTimeSeconds(), d.maxWaitTimeSeconds(), 0, MAX),
+                FieldChecks.within("stripes", options.stripes(), d.stripes(), 1, QueueOptions.MAX_STRIPES));
     }
 
     static QueueOptionsBody write(QueueOptions o) {

@@ -14,7 +14,6 @@ import reactor.core.publisher.Mono;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /** {@code POST /api/v1/traces}: record a trace event for a message; {@code GET} lists recent ones. */
 @RestController
@@ -27,28 +26,18 @@ class TraceController {
 
     @PostMapping("/api/v1/traces")
     Mono<ResponseEntity<TraceBodies.Recorded>> record(@JsonBody("trace") TraceBodies.TraceRequest body) {
-        String transactionId = required(body.transactionId(), "transactionId");
-        String partitionId = required(body.partitionId(), "partitionId");
+        String transactionId = FieldChecks.required(body.transactionId(), "transactionId");
+        String partitionId = FieldChecks.required(body.partitionId(), "partitionId");
         if (body.data() == null || body.data().equals("null")) {
             throw ApiException.badRequest("'data' is required");
         }
-        List<String> names = body.traceNames() == null ? List.of() : body.traceNames();
-        if (names.stream().anyMatch(Objects::isNull)) {
-            throw ApiException.badRequest("'traceNames' must be an array of strings");
-        }
+        List<String> names = FieldChecks.strings(body.traceNames(), "traceNames");
         String eventType = body.eventType() == null ? "info" : body.eventType();
         String traceId = UuidV7.next();
         Command.RecordTrace command = new Command.RecordTrace(traceId, transactionId, partitionId,
                 body.consumerGroup(), names, eventType, body.data());
         return broker.submit(command, Result.TraceRecorded.class)
                 .map(r -> ResponseEntity.status(HttpStatus.CREATED).body(new TraceBodies.Recorded(true, r.traceId())));
-    }
-
-    private static String required(String value, String field) {
-        if (value == null || value.isEmpty()) {
-            throw ApiException.badRequest("'" + field + "' is required (a non-empty string)");
-        }
-        return value;
     }
 
     @GetMapping("/api/v1/traces")

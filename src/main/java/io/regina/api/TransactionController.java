@@ -9,7 +9,6 @@ import reactor.core.publisher.Mono;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /** {@code POST /api/v1/transaction} (routed by {@link HotRoutes}): pushes and acks as one command, all or nothing. */
 @Component
@@ -43,10 +42,7 @@ class TransactionController {
             watermark.checkPush();
         }
         String transactionId = UuidV7.next();
-        List<String> requiredLeases = body.requiredLeases() == null ? List.of() : body.requiredLeases();
-        if (requiredLeases.stream().anyMatch(Objects::isNull)) {
-            throw ApiException.badRequest("'requiredLeases' must be an array of strings");
-        }
+        List<String> requiredLeases = FieldChecks.strings(body.requiredLeases(), "requiredLeases");
         return broker.submit(new Command.Transaction(parsed, requiredLeases), Result.TransactionDone.class)
                 .map(done -> answer(transactionId, done));
     }
