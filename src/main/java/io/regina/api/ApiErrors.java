@@ -3,8 +3,9 @@ package io.regina.api;
 import io.regina.api.dto.ErrorResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpStatus;
 import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -14,37 +15,40 @@ import org.springframework.web.server.ServerWebInputException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 
-/** The one place where failures become HTTP answers: client mistakes 4xx, broker trouble 503. */
+/**
+ * The one place where failures become HTTP answers: client mistakes 4xx, broker trouble 503. The
+ * annotated controllers reach it as their advice, the functional hot routes through {@link #answer}.
+ */
 @RestControllerAdvice(basePackages = "io.regina.api")
 class ApiErrors {
     private static final Logger log = LoggerFactory.getLogger(ApiErrors.class);
 
-    /**
-     * The answer the handlers below give for {@code e}, for routes that the controller advice does not
-     * cover (the functional hot routes); null when no handler would take it.
-     */
-    ResponseEntity<ErrorResponse> handle(Throwable e) {
-        if (e instanceof ApiException api) {
-            return refused(api);
-        }
-        if (e instanceof DataBufferLimitException limit) {
-            return tooLarge(limit);
-        }
-        if (e instanceof ServerWebInputException input) {
-            return unreadable(input);
-        }
-        if (e instanceof ResponseStatusException status) {
-            return status(status);
-        }
-        if (e instanceof Exception other) {
-            return unavailable(other);
-        }
-        return null;
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<ErrorResponse> handle(Exception e) {
+        return answer(e);
     }
 
-    @ExceptionHandler(ApiException.class)
-    ResponseEntity<ErrorResponse> refused(ApiException e) {
-        return ResponseEntity.status(e.status()).body(new ErrorResponse(e.getMessage()));
+    ResponseEntity<ErrorResponse> answer(Throwable e) {
+        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        if (cause instanceof ApiException api) {
+            return error(api.status(), api.code(), api.getMessage());
+        }
+        if (cause instanceof DataBufferLimitException) {
+            return tooLarge();
+        }
+        if (cause instanceof ServerWebInputException input) {
+            return unreadable(input);
+        }
+        if (cause instanceof ResponseStatusException status) {
+            return status(status);
+        }
+        if (cause instanceof TimeoutException) {
+            return error(HttpStatus.SERVICE_UNAVAILABLE, ApiCode.TIMEOUT,
+                    "The broker did not commit the request in time; retry");
+        }
+        log.warn("Request failed", cause);
+        return error(HttpStatus.SERVICE_UNAVAILABLE, ApiCode.UNAVAILABLE,
+                "The broker cannot serve the request now: " + firstLine(cause.getMessage()));
     }
 
     /**
@@ -52,54 +56,39 @@ class ApiErrors {
      * or lets the buffer limit escape). A 5xx here would make Queen's clients retry the same body three
      * times; a bare "413 CONTENT_TOO_LARGE" would not say what to do.
      */
-    @ExceptionHandler(DataBufferLimitException.class)
-    ResponseEntity<ErrorResponse> tooLarge(DataBufferLimitException e) {
-        return tooLarge();
-    }
-
     private static ResponseEntity<ErrorResponse> tooLarge() {
-        return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(new ErrorResponse(
+        return error(HttpStatus.CONTENT_TOO_LARGE, ApiCode.PAYLOAD_TOO_LARGE,
                 "The request body is too large for one request (see spring.http.codecs.max-in-memory-size); "
-                        + "send fewer or smaller messages per request"));
+                        + "send fewer or smaller messages per request");
     }
 
-    @ExceptionHandler(ServerWebInputException.class)
-    ResponseEntity<ErrorResponse> unreadable(ServerWebInputException e) {
-        if (e.getMostSpecificCause() instanceof DataBufferLimitException) {
-            return tooLarge();
-        }
-        String reason = e.getReason() == null ? "Malformed request" : e.getReason();
+    private static ResponseEntity<ErrorResponse> unreadable(ServerWebInputException e) {
         Throwable cause = e.getMostSpecificCause();
-        String detail = cause != null && cause != e ? ": " + firstLine(cause.getMessage()) : "";
-        return ResponseEntity.badRequest().body(new ErrorResponse(reason + detail
-                + " (send a JSON object with Content-Type: application/json)"));
-    }
-
-    @ExceptionHandler(ResponseStatusException.class)
-    ResponseEntity<ErrorResponse> status(ResponseStatusException e) {
-        if (e.getStatusCode().value() == HttpStatus.CONTENT_TOO_LARGE.value()) {
-            return tooLarge();
-        }
-        return ResponseEntity.status(e.getStatusCode()).body(new ErrorResponse(
-                e.getReason() == null ? e.getStatusCode().toString() : e.getReason()));
-    }
-
-    @ExceptionHandler(Exception.class)
-    ResponseEntity<ErrorResponse> unavailable(Exception e) {
-        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-        if (cause instanceof ApiException api) {
-            return refused(api);
-        }
         if (cause instanceof DataBufferLimitException) {
             return tooLarge();
         }
-        if (cause instanceof TimeoutException) {
-            return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-                    .body(new ErrorResponse("The broker did not commit the request in time; retry"));
+        String reason = e.getReason() == null ? "Malformed request" : e.getReason();
+        String detail = cause != null && cause != e ? ": " + firstLine(cause.getMessage()) : "";
+        return error(HttpStatus.BAD_REQUEST, ApiCode.BAD_REQUEST, reason + detail
+                + " (send a JSON object with Content-Type: application/json)");
+    }
+
+    private static ResponseEntity<ErrorResponse> status(ResponseStatusException e) {
+        HttpStatusCode status = e.getStatusCode();
+        if (status.value() == HttpStatus.CONTENT_TOO_LARGE.value()) {
+            return tooLarge();
         }
-        log.warn("Request failed", cause);
-        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-                .body(new ErrorResponse("The broker cannot serve the request now: " + firstLine(cause.getMessage())));
+        ApiCode code = status.value() == HttpStatus.UNSUPPORTED_MEDIA_TYPE.value() ? ApiCode.UNSUPPORTED_MEDIA_TYPE
+                : status.is5xxServerError() ? ApiCode.UNAVAILABLE : ApiCode.BAD_REQUEST;
+        return error(status, code.name(), e.getReason() == null ? status.toString() : e.getReason());
+    }
+
+    private static ResponseEntity<ErrorResponse> error(HttpStatusCode status, ApiCode code, String message) {
+        return error(status, code.name(), message);
+    }
+
+    private static ResponseEntity<ErrorResponse> error(HttpStatusCode status, String code, String message) {
+        return ResponseEntity.status(status).body(new ErrorResponse(message, code));
     }
 
     private static String firstLine(String message) {

@@ -4,7 +4,6 @@ import io.regina.queue.BrokerView;
 import io.regina.queue.Command;
 import io.regina.queue.CommandBus;
 import io.regina.queue.Result;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
@@ -44,8 +43,7 @@ class Broker {
                 .timeout(COMMIT_TIMEOUT)
                 .map(result -> {
                     if (result instanceof Result.Rejected rejected) {
-                        throw new ApiException(HttpStatus.valueOf(rejected.rejection().httpStatus()),
-                                rejected.message());
+                        throw ApiException.rejected(rejected.rejection(), rejected.message());
                     }
                     return expected.cast(result);
                 });

@@ -1,6 +1,7 @@
 package io.regina.api;
 
 import io.regina.api.dto.DlqMessage;
+import io.regina.api.dto.FailedJobBodies;
 import io.regina.api.dto.FailedJobDto;
 import io.regina.queue.Command;
 import io.regina.queue.FailedJob;
@@ -8,6 +9,7 @@ import io.regina.queue.FailedJobSelector;
 import io.regina.queue.FailedJobTable;
 import io.regina.queue.FailedJobSearch;
 import io.regina.queue.FailedJobs;
+import io.regina.queue.Rejection;
 import io.regina.queue.Result;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,16 +17,12 @@ import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The failed-jobs table (API.md B1) and Queen's view of it, the DLQ. Bulk retries run as a series of
@@ -33,6 +31,7 @@ import java.util.Map;
 @RestController
 class FailedJobController {
     static final int RETRY_STEP = 10_000;
+    private static final int MAX_HOURS = 1_000_000;
     private static final Logger log = LoggerFactory.getLogger(FailedJobController.class);
 
     private final Broker broker;
@@ -42,7 +41,7 @@ class FailedJobController {
     }
 
     @GetMapping("/api/v1/failed-jobs")
-    Map<String, Object> list(@RequestParam(required = false) String queue, @RequestParam(required = false) String q,
+    FailedJobBodies.Page list(@RequestParam(required = false) String queue, @RequestParam(required = false) String q,
                              @RequestParam(required = false) String from, @RequestParam(required = false) String to,
                              @RequestParam(defaultValue = "50") int limit,
                              @RequestParam(required = false) String cursor) {
@@ -56,30 +55,24 @@ class FailedJobController {
         FailedJobs.Page page = FailedJobSearch.page(broker::read, queueName, text, fromMs, toMs, limit, cursor);
         List<FailedJobDto> items = new ArrayList<>(page.items().size());
         page.items().forEach(row -> items.add(dto(row)));
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("items", items);
-        json.put("nextCursor", page.nextCursor());
-        json.put("total", page.total());
-        if (page.scanTruncated()) {
-            json.put("searchTruncated", true);
-            json.put("searchNote", "Text search looks at " + FailedJobTable.TEXT_SCAN_LIMIT
-                    + " rows per request; narrow it with queue, from or to");
+        if (!page.scanTruncated()) {
+            return new FailedJobBodies.Page(items, page.nextCursor(), page.total(), null, null);
         }
-        return json;
+        return new FailedJobBodies.Page(items, page.nextCursor(), page.total(), true, "Text search looks at "
+                + FailedJobTable.TEXT_SCAN_LIMIT + " rows per request; narrow it with queue, from or to");
     }
 
     @GetMapping("/api/v1/failed-jobs/{uuid}")
     FailedJobDto show(@PathVariable String uuid) {
         FailedJob row = broker.read(s -> s.failedJobs().get(uuid));
         if (row == null) {
-            throw ApiException.notFound("Failed job " + uuid + " not found");
+            throw ApiException.of(Rejection.FAILED_JOB_NOT_FOUND, uuid);
         }
         return dto(row);
     }
 
     @PostMapping("/api/v1/failed-jobs/retry")
-    Mono<Map<String, Object>> retry(@RequestBody(required = false) JsonNode body) {
-        JsonFields.object(body, "retry");
+    Mono<FailedJobBodies.Retried> retry(@JsonBody("retry") FailedJobBodies.RetryRequest body) {
         FailedJobSelector selector = selector(body);
         if (selector instanceof FailedJobSelector.Ids ids) {
             return broker.submit(new Command.RetryFailedJobs(ids, ids.uuids().size()), Result.FailedJobsRetried.class)
@@ -103,32 +96,33 @@ class FailedJobController {
     }
 
     @PostMapping("/api/v1/failed-jobs/{uuid}/retry")
-    Mono<Map<String, Object>> retryOne(@PathVariable String uuid, @RequestBody(required = false) JsonNode body) {
-        String data = null;
-        if (body != null && body.isObject() && body.has("data")) {
-            data = body.get("data").toString();
-        }
+    Mono<FailedJobBodies.Retried> retryOne(@PathVariable String uuid,
+                                           @JsonBody(value = "retry", optional = true)
+                                           FailedJobBodies.RetryOneRequest body) {
+        String data = body == null ? null : body.data();
         return broker.submit(new Command.RetryFailedJob(uuid, data), Result.FailedJobsRetried.class)
                 .map(r -> retried(r.retried(), r.missing()));
     }
 
     @DeleteMapping("/api/v1/failed-jobs/{uuid}")
-    Mono<Map<String, Object>> forget(@PathVariable String uuid) {
+    Mono<FailedJobBodies.Forgotten> forget(@PathVariable String uuid) {
         return broker.submit(new Command.ForgetFailedJob(uuid), Result.FailedJobsRemoved.class)
-                .map(r -> Map.of("forgotten", r.removed()));
+                .map(r -> new FailedJobBodies.Forgotten(r.removed()));
     }
 
     @PostMapping("/api/v1/failed-jobs/flush")
-    Mono<Map<String, Object>> flush(@RequestBody(required = false) JsonNode body) {
-        int hours = body == null || !body.isObject() ? 0 : JsonFields.integer(body, "hours", 0, 0, 1_000_000);
-        String queue = body == null || !body.isObject() ? null : JsonFields.string(body, "queue", null);
-        return removeInSteps(hours, queue, false, 0).map(removed -> Map.of("flushed", removed));
+    Mono<FailedJobBodies.Flushed> flush(@JsonBody(value = "flush", optional = true)
+                                        FailedJobBodies.FlushRequest body) {
+        int hours = FieldChecks.within("hours", body == null ? null : body.hours(), 0, 0, MAX_HOURS);
+        String queue = body == null ? null : body.queue();
+        return removeInSteps(hours, queue, false, 0).map(FailedJobBodies.Flushed::new);
     }
 
     @PostMapping("/api/v1/failed-jobs/prune")
-    Mono<Map<String, Object>> prune(@RequestBody(required = false) JsonNode body) {
-        int hours = body == null || !body.isObject() ? 24 : JsonFields.integer(body, "hours", 24, 0, 1_000_000);
-        return removeInSteps(hours, null, true, 0).map(removed -> Map.of("pruned", removed));
+    Mono<FailedJobBodies.Pruned> prune(@JsonBody(value = "prune", optional = true)
+                                       FailedJobBodies.PruneRequest body) {
+        int hours = FieldChecks.within("hours", body == null ? null : body.hours(), 24, 0, MAX_HOURS);
+        return removeInSteps(hours, null, true, 0).map(FailedJobBodies.Pruned::new);
     }
 
     private Mono<Long> removeInSteps(int hours, String queue, boolean strictlyOlder, long sofar) {
@@ -139,7 +133,7 @@ class FailedJobController {
     }
 
     @GetMapping("/api/v1/dlq")
-    Map<String, Object> dlq(@RequestParam(required = false) String queue,
+    FailedJobBodies.DlqPage dlq(@RequestParam(required = false) String queue,
                             @RequestParam(required = false) String consumerGroup,
                             @RequestParam(required = false) String partition,
                             @RequestParam(required = false) String from, @RequestParam(required = false) String to,
@@ -172,32 +166,26 @@ class FailedJobController {
                 cursor = page.nextCursor();
             }
         });
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("messages", messages);
-        json.put("pagination", Map.of("limit", limit, "offset", offset));
-        json.put("total", total);
-        return json;
+        return new FailedJobBodies.DlqPage(messages, new FailedJobBodies.Pagination(limit, offset), total);
     }
 
-    private static FailedJobSelector selector(JsonNode body) {
+    private static FailedJobSelector selector(FailedJobBodies.RetryRequest body) {
         List<FailedJobSelector> chosen = new ArrayList<>();
-        if (JsonFields.present(body, "ids")) {
-            List<String> ids = JsonFields.strings(body, "ids");
+        if (body.ids() != null) {
+            List<String> ids = FieldChecks.strings(body.ids(), "ids");
             if (ids.isEmpty() || ids.size() > RETRY_STEP) {
                 throw ApiException.badRequest("'ids' must list 1 to " + RETRY_STEP + " failed-job uuids");
             }
             chosen.add(new FailedJobSelector.Ids(ids));
         }
-        if (JsonFields.bool(body, "all", false)) {
+        if (Boolean.TRUE.equals(body.all())) {
             chosen.add(new FailedJobSelector.All());
         }
-        if (JsonFields.present(body, "filter")) {
-            JsonNode filter = JsonFields.object(body.get("filter"), "filter");
-            chosen.add(filter(filter));
+        if (body.filter() != null) {
+            chosen.add(filter(body.filter()));
         }
-        boolean range = JsonFields.present(body, "from") || JsonFields.present(body, "to");
-        if (JsonFields.present(body, "queue") || range) {
-            chosen.add(filter(body));
+        if (body.queue() != null || body.from() != null || body.to() != null) {
+            chosen.add(filter(body.topLevelFilter()));
         }
         if (chosen.size() != 1) {
             throw ApiException.badRequest("Send exactly one selector: {ids:[…]}, {all:true}, {queue}, {from, to} "
@@ -206,19 +194,14 @@ class FailedJobController {
         return chosen.get(0);
     }
 
-    private static FailedJobSelector.Filter filter(JsonNode node) {
-        String text = JsonFields.string(node, "q", null);
-        return new FailedJobSelector.Filter(JsonFields.string(node, "queue", null),
-                text == null || text.isEmpty() ? null : text,
-                Times.parse(JsonFields.string(node, "from", null), "from"),
-                Times.parse(JsonFields.string(node, "to", null), "to"));
+    private static FailedJobSelector.Filter filter(FailedJobBodies.Filter filter) {
+        String text = filter.q();
+        return new FailedJobSelector.Filter(filter.queue(), text == null || text.isEmpty() ? null : text,
+                Times.parse(filter.from(), "from"), Times.parse(filter.to(), "to"));
     }
 
-    private static Map<String, Object> retried(long count, List<String> missing) {
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("retried", count);
-        json.put("missing", missing);
-        return json;
+    private static FailedJobBodies.Retried retried(long count, List<String> missing) {
+        return new FailedJobBodies.Retried(count, missing);
     }
 
     static FailedJobDto dto(FailedJob row) {

@@ -1,11 +1,10 @@
 package io.regina.api;
 
+import io.regina.api.dto.SystemBodies;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /** {@code GET /health}: the shape Queen's clients check. */
 @RestController
@@ -17,12 +16,7 @@ class HealthController {
     }
 
     @GetMapping("/health")
-    Map<String, Object> health() {
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("status", "healthy");
-        json.put("database", "connected");
-        json.put("server", "regina");
-        json.put("version", version);
-        return json;
+    SystemBodies.Health health() {
+        return new SystemBodies.Health("healthy", "connected", "regina", version);
     }
 }

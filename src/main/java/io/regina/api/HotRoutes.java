@@ -1,100 +1,134 @@
 package io.regina.api;
 
-import io.regina.api.dto.ErrorResponse;
+import io.regina.api.dto.AckBatchRequest;
+import io.regina.api.dto.AckRequest;
+import io.regina.api.dto.PushRequest;
+import io.regina.api.dto.TransactionRequest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.reactive.function.server.HandlerFunction;
 import org.springframework.web.reactive.function.server.RequestPredicate;
 import org.springframework.web.reactive.function.server.RequestPredicates;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import org.springframework.web.server.MethodNotAllowedException;
+import org.springframework.web.server.NotAcceptableStatusException;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
- * The hot endpoints (push, pop by queue and by partition, ack, ack/batch) served as functional routes,
- * ahead of the annotated controllers: the same controller methods validate and answer, but the answer
- * is written to JSON bytes here with the application's {@link JsonMapper}, skipping per-request handler
- * method resolution, argument resolvers and content negotiation. Only the plain case takes this path
- * (a JSON body, no Accept or one that takes JSON); anything else falls through to the annotated
- * controllers unchanged. Failures go through the same {@link ApiErrors} mapping.
+ * The hot endpoints (push, pop by queue and by partition, ack, ack/batch, transaction), served only as
+ * functional routes: the body is bound straight from its bytes to its record ({@link JsonBodies}) and the
+ * answer written to bytes with the application's {@link JsonMapper}, skipping handler method resolution,
+ * argument resolvers and content negotiation. Every other endpoint is an annotated controller. Failures
+ * go through {@link ApiErrors#answer}, the mapping the controllers' advice uses.
  */
 @Configuration(proxyBeanMethods = false)
 class HotRoutes {
+    private static final List<MediaType> JSON = List.of(MediaType.APPLICATION_JSON);
+
     private final JsonMapper json;
+    private final JsonBodies bodies;
     private final ApiErrors errors;
 
-    HotRoutes(JsonMapper json, ApiErrors errors) {
+    HotRoutes(JsonMapper json, JsonBodies bodies, ApiErrors errors) {
         this.json = json;
+        this.bodies = bodies;
         this.errors = errors;
     }
 
     @Bean
-    RouterFunction<ServerResponse> hotApiRoutes(PushController push, PopController pop, AckController ack) {
-        RequestPredicate jsonIn = RequestPredicates.contentType(MediaType.APPLICATION_JSON);
+    RouterFunction<ServerResponse> hotApiRoutes(PushController push, PopController pop, AckController ack,
+                                                TransactionController transaction) {
         return RouterFunctions.route()
-                .POST("/api/v1/push", jsonIn.and(HotRoutes::acceptsJson),
-                        request -> body(request, push::push))
-                .POST("/api/v1/ack", jsonIn.and(HotRoutes::acceptsJson),
-                        request -> body(request, body -> ack.ack(body).map(ResponseEntity::ok)))
-                .POST("/api/v1/ack/batch", jsonIn.and(HotRoutes::acceptsJson),
-                        request -> body(request, body -> ack.batch(body).map(ResponseEntity::ok)))
-                .GET("/api/v1/pop/queue/{queue}", HotRoutes::acceptsJson,
-                        request -> answer(() -> pop.popQueue(request.pathVariable("queue"),
-                                request.queryParams().toSingleValueMap())))
-                .GET("/api/v1/pop/queue/{queue}/partition/{partition}", HotRoutes::acceptsJson,
-                        request -> answer(() -> pop.popPartition(request.pathVariable("queue"),
-                                request.pathVariable("partition"), request.queryParams().toSingleValueMap())))
-                .build();
+                .POST("/api/v1/push", body(PushRequest.class, "push",
+                        request -> push.push(request).map(answer -> ResponseEntity.status(HttpStatus.CREATED)
+                                .body(answer))))
+                .POST("/api/v1/ack", body(AckRequest.class, "ack", request -> ack.ack(request).map(ResponseEntity::ok)))
+                .POST("/api/v1/ack/batch", body(AckBatchRequest.class, "ack batch",
+                        request -> ack.batch(request).map(ResponseEntity::ok)))
+                .POST("/api/v1/transaction", body(TransactionRequest.class, "transaction",
+                        request -> transaction.transaction(request).map(ResponseEntity::ok)))
+                .GET("/api/v1/pop/queue/{queue}", request -> pop.popQueue(request.pathVariable("queue"),
+                        request.queryParams().toSingleValueMap()).flatMap(answer -> write(request, answer)))
+                .GET("/api/v1/pop/queue/{queue}/partition/{partition}", request -> pop.popPartition(
+                        request.pathVariable("queue"), request.pathVariable("partition"),
+                        request.queryParams().toSingleValueMap()).flatMap(answer -> write(request, answer)))
+                .filter((request, next) -> Mono.defer(() -> next.handle(request))
+                        .onErrorResume(Exception.class, e -> error(request, e)))
+                .build()
+                .and(otherMethods(HttpMethod.POST, "/api/v1/push", "/api/v1/ack", "/api/v1/ack/batch",
+                        "/api/v1/transaction"))
+                .and(otherMethods(HttpMethod.GET, "/api/v1/pop/queue/{queue}",
+                        "/api/v1/pop/queue/{queue}/partition/{partition}"));
     }
 
-    /** No Accept header, or one that is plainly JSON or anything: what the annotated route answers as JSON. */
-    private static boolean acceptsJson(ServerRequest request) {
-        String accept = request.headers().firstHeader(HttpHeaders.ACCEPT);
-        return accept == null || accept.equals("*/*") || accept.equals(MediaType.APPLICATION_JSON_VALUE);
-    }
-
-    /** Decodes the body as the annotated {@code @RequestBody(required = false) JsonNode} would. */
-    private Mono<ServerResponse> body(ServerRequest request, Function<JsonNode, Mono<? extends ResponseEntity<?>>> handler) {
-        return request.bodyToMono(JsonNode.class)
-                .map(java.util.Optional::of)
-                .defaultIfEmpty(java.util.Optional.empty())
-                .flatMap(body -> answer(() -> handler.apply(body.orElse(null))))
-                .onErrorResume(Exception.class, this::error);
-    }
-
-    private Mono<ServerResponse> answer(Supplier<? extends Mono<? extends ResponseEntity<?>>> handler) {
-        Mono<? extends ResponseEntity<?>> result;
-        try {
-            result = handler.get();
-        } catch (Exception e) {
-            return error(e);
+    /**
+     * 405 for any other method on these paths, answered by Spring Boot's error handler as it was when
+     * the annotated mappings knew the paths (without it the request would find no handler: 404).
+     */
+    private static RouterFunction<ServerResponse> otherMethods(HttpMethod allowed, String... paths) {
+        RequestPredicate anyPath = RequestPredicates.path(paths[0]);
+        for (int i = 1; i < paths.length; i++) {
+            anyPath = anyPath.or(RequestPredicates.path(paths[i]));
         }
-        return result.flatMap(this::write).onErrorResume(Exception.class, this::error);
+        return RouterFunctions.route(anyPath.and(RequestPredicates.method(allowed).negate()),
+                request -> Mono.error(new MethodNotAllowedException(request.method(), Set.of(allowed))));
     }
 
-    private Mono<ServerResponse> error(Exception e) {
-        ResponseEntity<ErrorResponse> answer = errors.handle(e);
-        return answer == null ? Mono.error(e) : write(answer);
+    /** A handler that binds the body to {@code type} and writes the answer. */
+    private <T> HandlerFunction<ServerResponse> body(Class<T> type, String what,
+                                                     Function<T, Mono<? extends ResponseEntity<?>>> handler) {
+        return request -> bodies.read(request.exchange().getRequest(), type, what)
+                .flatMap(handler)
+                .flatMap(answer -> write(request, answer));
     }
 
-    private Mono<ServerResponse> write(ResponseEntity<?> entity) {
+    /**
+     * The error as JSON, as the advice answers it. A client that takes no JSON gets 406 from Spring Boot's
+     * error handler instead, as from the annotated controllers (whose advice's answer could not be written).
+     */
+    private Mono<ServerResponse> error(ServerRequest request, Exception e) {
+        return acceptsJson(request) ? write(request, errors.answer(e)) : Mono.error(notAcceptable(e));
+    }
+
+    private static NotAcceptableStatusException notAcceptable(Exception e) {
+        return e instanceof NotAcceptableStatusException refused ? refused : new NotAcceptableStatusException(JSON);
+    }
+
+    /**
+     * The answer as JSON bytes. The work is done by then: like the annotated controllers' content
+     * negotiation, a client that takes no JSON is refused with 406 only when the answer is written.
+     */
+    private Mono<ServerResponse> write(ServerRequest request, ResponseEntity<?> entity) {
         HttpStatusCode status = entity.getStatusCode();
         Object value = entity.getBody();
         if (value == null) {
             return ServerResponse.status(status).build();
         }
+        if (!acceptsJson(request)) {
+            return Mono.error(new NotAcceptableStatusException(JSON));
+        }
         byte[] bytes = json.writeValueAsBytes(value);
         return ServerResponse.status(status).contentType(MediaType.APPLICATION_JSON).contentLength(bytes.length)
                 .body((message, context) -> message.writeWith(Mono.just(message.bufferFactory().wrap(bytes))));
+    }
+
+    /** No Accept header, or one that takes JSON (a list with it, a wildcard). */
+    private static boolean acceptsJson(ServerRequest request) {
+        List<MediaType> accepted = request.headers().accept();
+        return accepted.isEmpty()
+                || accepted.stream().anyMatch(type -> type.isCompatibleWith(MediaType.APPLICATION_JSON));
     }
 }

@@ -1,14 +1,13 @@
 package io.regina.api;
 
+import io.regina.api.dto.LeaseExtendRequest;
 import io.regina.api.dto.LeaseExtendResponseItem;
 import io.regina.queue.Command;
 import io.regina.queue.Result;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.JsonNode;
 
 import java.util.List;
 
@@ -23,9 +22,9 @@ class LeaseController {
 
     @PostMapping("/api/v1/lease/{leaseId}/extend")
     Mono<List<LeaseExtendResponseItem>> extend(@PathVariable String leaseId,
-                                               @RequestBody(required = false) JsonNode body) {
-        int seconds = body == null || !body.isObject() ? 60
-                : JsonFields.integer(body, "seconds", 60, 1, 24 * 3600);
+                                               @JsonBody(value = "lease", optional = true)
+                                               LeaseExtendRequest body) {
+        int seconds = FieldChecks.within("seconds", body == null ? null : body.seconds(), 60, 1, 24 * 3600);
         return broker.submit(new Command.ExtendLease(leaseId, seconds), Result.LeaseExtended.class)
                 .map(e -> List.of(new LeaseExtendResponseItem(0, e.leaseId(), e.success(), e.error(),
                         e.success() ? Times.iso(e.expiresAt()) : null)));

@@ -1,7 +1,7 @@
 package io.regina.api;
 
+import io.regina.queue.Rejection;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 import java.lang.management.ManagementFactory;
@@ -41,8 +41,7 @@ class MemoryWatermark {
         // "After the last GC" goes stale once a big queue is deleted and no old-generation GC ran since;
         // the heap in use right now bounds what is live from above, so below the limit it clears us.
         if (max > 0 && live > limit && memory.getHeapMemoryUsage().getUsed() > limit) {
-            throw new ApiException(HttpStatus.TOO_MANY_REQUESTS, "The broker's memory is full ("
-                    + (live >> 20) + " MiB live of " + (max >> 20) + " MiB): consume messages before pushing more");
+            throw ApiException.of(Rejection.MEMORY_FULL, live >> 20, max >> 20);
         }
     }
 }

@@ -1,14 +1,13 @@
 package io.regina.api;
 
+import io.regina.api.dto.MessageList;
 import io.regina.queue.Views;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** {@code GET /api/v1/messages}: look a message up by id or transactionId, or browse a partition. */
 @RestController
@@ -20,7 +19,7 @@ class MessageController {
     }
 
     @GetMapping("/api/v1/messages")
-    Map<String, Object> messages(@RequestParam(required = false) String id,
+    MessageList messages(@RequestParam(required = false) String id,
                                  @RequestParam(required = false) String queue,
                                  @RequestParam(defaultValue = "Default") String partition,
                                  @RequestParam(defaultValue = "0") long from,
@@ -36,22 +35,11 @@ class MessageController {
         } else {
             throw ApiException.badRequest("Give 'id' (a message id or transactionId) or 'queue' (and 'partition')");
         }
-        List<Map<String, Object>> messages = new ArrayList<>();
+        List<MessageList.Message> messages = new ArrayList<>(found.size());
         for (Views.MessageView m : found) {
-            Map<String, Object> json = new LinkedHashMap<>();
-            json.put("id", m.id());
-            json.put("transactionId", m.transactionId());
-            json.put("traceId", m.traceId());
-            json.put("queue", m.queue());
-            json.put("partition", m.partition());
-            json.put("partitionId", m.partitionId());
-            json.put("data", m.data());
-            json.put("producerSub", m.producerSub());
-            json.put("createdAt", Times.iso(m.createdAt()));
-            json.put("offset", m.seq());
-            json.put("status", m.status());
-            messages.add(json);
+            messages.add(new MessageList.Message(m.id(), m.transactionId(), m.traceId(), m.queue(), m.partition(),
+                    m.partitionId(), m.data(), m.producerSub(), Times.iso(m.createdAt()), m.seq(), m.status()));
         }
-        return Map.of("messages", messages);
+        return new MessageList(messages);
     }
 }

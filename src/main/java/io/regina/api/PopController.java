@@ -10,7 +10,6 @@ import io.regina.queue.SubscriptionMode;
 import io.regina.queue.Views;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
@@ -24,9 +23,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * {@code GET /api/v1/pop/...}. A pop is a replicated command (it moves cursors and takes a lease);
- * when the state shows nothing deliverable it is not submitted at all, and a long-poll parks here
- * until an applied push wakes it or its timeout passes.
+ * {@code GET /api/v1/pop/...}: the namespace/task pop mapped here, the pops of one queue routed by
+ * {@link HotRoutes}. A pop is a replicated command (it moves cursors and takes a lease); when the state
+ * shows nothing deliverable it is not submitted at all, and a long-poll parks here until an applied
+ * push wakes it or its timeout passes.
  */
 @RestController
 class PopController {
@@ -47,14 +47,13 @@ class PopController {
                 .register(meters);
     }
 
-    @GetMapping("/api/v1/pop/queue/{queue}")
-    Mono<ResponseEntity<PopResponse>> popQueue(@PathVariable String queue, @RequestParam Map<String, String> query) {
+    /** {@code GET /api/v1/pop/queue/{queue}}, routed by {@link HotRoutes}. */
+    Mono<ResponseEntity<PopResponse>> popQueue(String queue, Map<String, String> query) {
         return pop(queue, null, query);
     }
 
-    @GetMapping("/api/v1/pop/queue/{queue}/partition/{partition}")
-    Mono<ResponseEntity<PopResponse>> popPartition(@PathVariable String queue, @PathVariable String partition,
-                                                   @RequestParam Map<String, String> query) {
+    /** {@code GET /api/v1/pop/queue/{queue}/partition/{partition}}, routed by {@link HotRoutes}. */
+    Mono<ResponseEntity<PopResponse>> popPartition(String queue, String partition, Map<String, String> query) {
         return pop(queue, "Default".equals(partition) ? null : partition, query);
     }
 

@@ -2,23 +2,21 @@ package io.regina.api;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.regina.api.dto.PushRequest;
+import io.regina.api.dto.PushResponseItem;
 import io.regina.queue.Command;
 import io.regina.queue.Result;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RestController;
+import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
-/** {@code POST /api/v1/push}: one replicated command per request, so a request's messages appear together. */
-@RestController
+/**
+ * {@code POST /api/v1/push} (routed by {@link HotRoutes}): one replicated command per request, so a
+ * request's messages appear together.
+ */
+@Component
 class PushController {
     private final Broker broker;
     private final MemoryWatermark watermark;
@@ -31,53 +29,36 @@ class PushController {
                 .register(meters);
     }
 
-    @PostMapping("/api/v1/push")
-    Mono<ResponseEntity<List<Map<String, Object>>>> push(@RequestBody(required = false) JsonNode body) {
-        JsonFields.object(body, "push");
-        JsonNode items = JsonFields.array(body, "items");
-        if (items == null) {
+    /** The outcomes, in input order. */
+    Mono<List<PushResponseItem>> push(PushRequest body) {
+        if (body.items() == null) {
             throw ApiException.badRequest("'items' is required: an array of {queue, partition?, payload?, "
                     + "transactionId?, traceId?}");
         }
-        List<Command.PushItem> parsed = PushItems.read(items, null);
+        List<Command.PushItem> parsed = PushItems.read(body.items(), null);
         if (parsed.isEmpty()) {
-            return Mono.just(ResponseEntity.status(HttpStatus.CREATED).body(List.of()));
+            return Mono.just(List.of());
         }
         watermark.checkPush();
         return broker.submit(new Command.Push(parsed), Result.Pushed.class).map(result -> {
-            List<Map<String, Object>> answer = new ArrayList<>(result.outcomes().size());
+            List<PushResponseItem> answer = new ArrayList<>(result.outcomes().size());
             for (Result.PushOutcome outcome : result.outcomes()) {
-                answer.add(json(outcome));
+                answer.add(item(outcome));
                 if (outcome.status() == Result.PushStatus.QUEUED) {
                     pushed.increment();
                 }
             }
-            return ResponseEntity.status(HttpStatus.CREATED).body(answer);
+            return answer;
         });
     }
 
-    private static Map<String, Object> json(Result.PushOutcome outcome) {
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("index", outcome.index());
-        json.put("transaction_id", outcome.transactionId());
-        switch (outcome.status()) {
-            case QUEUED -> {
-                json.put("status", "queued");
-                json.put("message_id", outcome.messageId());
-                json.put("partition_id", outcome.partitionId());
-                json.put("trace_id", outcome.traceId());
-            }
-            case DUPLICATE -> {
-                json.put("status", "duplicate");
-                json.put("message_id", outcome.messageId());
-            }
-            case BUFFERED -> {
-                json.put("status", "buffered");
-                json.put("message_id", outcome.messageId());
-                json.put("trace_id", outcome.traceId());
-            }
-        }
-        json.put("queueName", outcome.queue());
-        return json;
+    private static PushResponseItem item(Result.PushOutcome o) {
+        return switch (o.status()) {
+            case QUEUED -> PushResponseItem.queued(o.index(), o.transactionId(), o.messageId(), o.partitionId(),
+                    o.traceId(), o.queue());
+            case DUPLICATE -> PushResponseItem.duplicate(o.index(), o.transactionId(), o.messageId(), o.queue());
+            case BUFFERED -> PushResponseItem.buffered(o.index(), o.transactionId(), o.messageId(), o.traceId(),
+                    o.queue());
+        };
     }
 }

@@ -1,53 +1,54 @@
 package io.regina.api;
 
+import io.regina.api.dto.PushRequest;
 import io.regina.queue.Command;
-import tools.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
-/** Turns the JSON items of a push (or of a transaction's push) into commands, refusing bad fields. */
+/** Turns the items of a push (or of a transaction's push) into commands, refusing bad fields. */
 final class PushItems {
+    private static final Pattern UUID = Pattern.compile(
+            "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
+
     private PushItems() {
     }
 
-    static List<Command.PushItem> read(JsonNode items, String producerSub) {
+    static List<Command.PushItem> read(List<PushRequest.Item> items, String producerSub) {
         List<Command.PushItem> parsed = new ArrayList<>(items.size());
-        int index = 0;
-        for (JsonNode item : items) {
-            if (!item.isObject()) {
+        for (int index = 0; index < items.size(); index++) {
+            PushRequest.Item item = items.get(index);
+            if (item == null) {
                 throw ApiException.badRequest("items[" + index + "] must be an object");
             }
-            parsed.add(readOne(item, index, producerSub));
-            index++;
+            try {
+                parsed.add(readOne(item, producerSub));
+            } catch (ApiException e) {
+                throw ApiException.badRequest("items[" + index + "]: " + e.getMessage());
+            }
         }
         return parsed;
     }
 
-    private static Command.PushItem readOne(JsonNode item, int index, String producerSub) {
-        try {
-            String queue = QueueNames.check(JsonFields.requiredString(item, "queue"));
-            String partition = JsonFields.string(item, "partition", null);
-            if (partition != null) {
-                QueueNames.check(partition, "partition");
-            }
-            JsonNode payload = item.get("payload");
-            String json = payload == null ? "{}" : payload.toString();
-            String messageId = UuidV7.next();
-            String transactionId = JsonFields.string(item, "transactionId", null);
-            if (transactionId == null || transactionId.isEmpty()) {
-                transactionId = messageId;
-            }
-            String traceId = JsonFields.uuid(item, "traceId");
-            long delayMs = JsonFields.number(item, "delayMs", 0);
-            if (delayMs < 0) {
-                throw ApiException.badRequest("'delayMs' must not be negative");
-            }
-            long availableAt = Times.parse(JsonFields.string(item, "availableAt", null), "availableAt");
-            return new Command.PushItem(queue, partition, messageId, transactionId, json, traceId, producerSub,
-                    delayMs, availableAt);
-        } catch (ApiException e) {
-            throw ApiException.badRequest("items[" + index + "]: " + e.getMessage());
+    private static Command.PushItem readOne(PushRequest.Item item, String producerSub) {
+        String queue = QueueNames.check(FieldChecks.required(item.queue(), "queue"));
+        if (item.partition() != null) {
+            QueueNames.check(item.partition(), "partition");
         }
+        String json = item.payload() == null ? "{}" : item.payload();
+        String messageId = UuidV7.next();
+        String transactionId = item.transactionId() == null || item.transactionId().isEmpty()
+                ? messageId : item.transactionId();
+        if (item.traceId() != null && !UUID.matcher(item.traceId()).matches()) {
+            throw ApiException.badRequest("'traceId' must be a UUID, got '" + item.traceId() + "'");
+        }
+        long delayMs = item.delayMs() == null ? 0 : item.delayMs();
+        if (delayMs < 0) {
+            throw ApiException.badRequest("'delayMs' must not be negative");
+        }
+        long availableAt = Times.parse(item.availableAt(), "availableAt");
+        return new Command.PushItem(queue, item.partition(), messageId, transactionId, json, item.traceId(),
+                producerSub, delayMs, availableAt);
     }
 }

@@ -1,5 +1,6 @@
 package io.regina.api;
 
+import io.regina.api.dto.TraceBodies;
 import io.regina.queue.BrokerState;
 import io.regina.queue.Command;
 import io.regina.queue.Result;
@@ -7,16 +8,12 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** {@code POST /api/v1/traces}: record a trace event for a message; {@code GET} lists recent ones. */
 @RestController
@@ -28,43 +25,29 @@ class TraceController {
     }
 
     @PostMapping("/api/v1/traces")
-    Mono<ResponseEntity<Map<String, Object>>> record(@RequestBody(required = false) JsonNode body) {
-        JsonFields.object(body, "trace");
-        String transactionId = JsonFields.requiredString(body, "transactionId");
-        String partitionId = JsonFields.requiredString(body, "partitionId");
-        JsonNode data = body.get("data");
-        if (data == null || data.isNull()) {
+    Mono<ResponseEntity<TraceBodies.Recorded>> record(@JsonBody("trace") TraceBodies.TraceRequest body) {
+        String transactionId = FieldChecks.required(body.transactionId(), "transactionId");
+        String partitionId = FieldChecks.required(body.partitionId(), "partitionId");
+        if (body.data() == null || body.data().equals("null")) {
             throw ApiException.badRequest("'data' is required");
         }
-        List<String> names = JsonFields.strings(body, "traceNames");
-        String eventType = JsonFields.string(body, "eventType", "info");
+        List<String> names = FieldChecks.strings(body.traceNames(), "traceNames");
+        String eventType = body.eventType() == null ? "info" : body.eventType();
         String traceId = UuidV7.next();
         Command.RecordTrace command = new Command.RecordTrace(traceId, transactionId, partitionId,
-                JsonFields.string(body, "consumerGroup", null), names, eventType, data.toString());
-        return broker.submit(command, Result.TraceRecorded.class).map(r -> {
-            Map<String, Object> json = new LinkedHashMap<>();
-            json.put("success", true);
-            json.put("traceId", r.traceId());
-            return ResponseEntity.status(HttpStatus.CREATED).body(json);
-        });
+                body.consumerGroup(), names, eventType, body.data());
+        return broker.submit(command, Result.TraceRecorded.class)
+                .map(r -> ResponseEntity.status(HttpStatus.CREATED).body(new TraceBodies.Recorded(true, r.traceId())));
     }
 
     @GetMapping("/api/v1/traces")
-    Map<String, Object> list(@RequestParam(required = false) String transactionId,
-                             @RequestParam(defaultValue = "100") int limit) {
-        List<Map<String, Object>> traces = new ArrayList<>();
-        for (BrokerState.Trace trace : broker.read(s -> s.traces(transactionId, Math.min(Math.max(limit, 1), 1000)))) {
-            Map<String, Object> json = new LinkedHashMap<>();
-            json.put("traceId", trace.traceId());
-            json.put("transactionId", trace.transactionId());
-            json.put("partitionId", trace.partitionId());
-            json.put("consumerGroup", trace.consumerGroup());
-            json.put("traceNames", trace.traceNames());
-            json.put("eventType", trace.eventType());
-            json.put("data", trace.data());
-            json.put("createdAt", Times.iso(trace.createdAt()));
-            traces.add(json);
+    TraceBodies.TraceList list(@RequestParam(required = false) String transactionId,
+                               @RequestParam(defaultValue = "100") int limit) {
+        List<TraceBodies.Trace> traces = new ArrayList<>();
+        for (BrokerState.Trace t : broker.read(s -> s.traces(transactionId, Math.min(Math.max(limit, 1), 1000)))) {
+            traces.add(new TraceBodies.Trace(t.traceId(), t.transactionId(), t.partitionId(), t.consumerGroup(),
+                    t.traceNames(), t.eventType(), t.data(), Times.iso(t.createdAt())));
         }
-        return Map.of("traces", traces);
+        return new TraceBodies.TraceList(traces);
     }
 }

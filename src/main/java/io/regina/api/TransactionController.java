@@ -1,20 +1,17 @@
 package io.regina.api;
 
+import io.regina.api.dto.TransactionRequest;
+import io.regina.api.dto.TransactionResponse;
 import io.regina.queue.Command;
 import io.regina.queue.Result;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RestController;
+import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
-/** {@code POST /api/v1/transaction}: pushes and acks as one replicated command, all or nothing. */
-@RestController
+/** {@code POST /api/v1/transaction} (routed by {@link HotRoutes}): pushes and acks as one command, all or nothing. */
+@Component
 class TransactionController {
     private final Broker broker;
     private final MemoryWatermark watermark;
@@ -24,69 +21,57 @@ class TransactionController {
         this.watermark = watermark;
     }
 
-    @PostMapping("/api/v1/transaction")
-    Mono<Map<String, Object>> transaction(@RequestBody(required = false) JsonNode body) {
-        JsonFields.object(body, "transaction");
-        JsonNode operations = JsonFields.array(body, "operations");
+    Mono<TransactionResponse> transaction(TransactionRequest body) {
+        List<TransactionRequest.Operation> operations = body.operations();
         if (operations == null || operations.isEmpty()) {
             throw ApiException.badRequest("'operations' is required: a non-empty array of {type:\"push\", items} "
                     + "or {type:\"ack\", transactionId, partitionId}");
         }
-        List<Command.TxOperation> parsed = new ArrayList<>();
+        List<Command.TxOperation> parsed = new ArrayList<>(operations.size());
         boolean pushes = false;
-        int index = 0;
-        for (JsonNode operation : operations) {
+        for (int index = 0; index < operations.size(); index++) {
             try {
-                JsonFields.object(operation, "operation");
-                String type = JsonFields.string(operation, "type", null);
-                if ("push".equals(type)) {
-                    JsonNode items = JsonFields.array(operation, "items");
-                    if (items == null) {
-                        throw ApiException.badRequest("a push operation needs 'items'");
-                    }
-                    parsed.add(new Command.TxPush(PushItems.read(items, null)));
-                    pushes = true;
-                } else if ("ack".equals(type)) {
-                    parsed.add(new Command.TxAck(AckController.item(operation, null)));
-                } else {
-                    throw ApiException.badRequest("'type' must be \"push\" or \"ack\"");
-                }
+                Command.TxOperation operation = operation(operations.get(index));
+                pushes |= operation instanceof Command.TxPush;
+                parsed.add(operation);
             } catch (ApiException e) {
                 throw ApiException.badRequest("operations[" + index + "]: " + e.getMessage());
             }
-            index++;
         }
         if (pushes) {
             watermark.checkPush();
         }
         String transactionId = UuidV7.next();
-        Command.Transaction command = new Command.Transaction(parsed, JsonFields.strings(body, "requiredLeases"));
-        return broker.submit(command, Result.TransactionDone.class).map(done -> {
-            Map<String, Object> json = new LinkedHashMap<>();
-            json.put("transactionId", transactionId);
-            json.put("success", done.success());
-            if (!done.success()) {
-                json.put("error", done.error());
+        List<String> requiredLeases = FieldChecks.strings(body.requiredLeases(), "requiredLeases");
+        return broker.submit(new Command.Transaction(parsed, requiredLeases), Result.TransactionDone.class)
+                .map(done -> answer(transactionId, done));
+    }
+
+    private static Command.TxOperation operation(TransactionRequest.Operation operation) {
+        if (operation == null) {
+            throw JsonBodies.notAnObject("operation");
+        }
+        if ("push".equals(operation.type())) {
+            if (operation.items() == null) {
+                throw ApiException.badRequest("a push operation needs 'items'");
             }
-            List<Map<String, Object>> results = new ArrayList<>();
-            for (Result.TxOutcome outcome : done.results()) {
-                Map<String, Object> r = new LinkedHashMap<>();
-                r.put("index", outcome.index());
-                r.put("type", outcome.type());
-                r.put("success", outcome.success());
-                r.put("transactionId", outcome.transactionId());
-                if ("push".equals(outcome.type())) {
-                    r.put("messageId", outcome.messageId());
-                    r.put("partitionId", outcome.partitionId());
-                    r.put("queueName", outcome.queue());
-                } else {
-                    r.put("error", outcome.error());
-                    r.put("dlq", outcome.dlq());
-                }
-                results.add(r);
-            }
-            json.put("results", results);
-            return json;
-        });
+            return new Command.TxPush(PushItems.read(operation.items(), null));
+        }
+        if ("ack".equals(operation.type())) {
+            return new Command.TxAck(AckItems.read(operation.ack(), null));
+        }
+        throw ApiException.badRequest("'type' must be \"push\" or \"ack\"");
+    }
+
+    private static TransactionResponse answer(String transactionId, Result.TransactionDone done) {
+        List<TransactionResponse.Result> results = new ArrayList<>(done.results().size());
+        for (Result.TxOutcome o : done.results()) {
+            results.add("push".equals(o.type())
+                    ? new TransactionResponse.PushResult(o.index(), o.type(), o.success(), o.transactionId(),
+                            o.messageId(), o.partitionId(), o.queue())
+                    : new TransactionResponse.AckResult(o.index(), o.type(), o.success(), o.transactionId(),
+                            o.error(), o.dlq()));
+        }
+        return new TransactionResponse(transactionId, done.success(), done.success() ? null : done.error(), results);
     }
 }

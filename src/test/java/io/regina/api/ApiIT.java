@@ -589,4 +589,23 @@ class ApiIT {
         assertThat(get("/api/v1/resources/overview", 200).get("queues").asLong()).isEqualTo(before);
         assertThat(get("/api/v1/resources/queues/bad-input", 404)).isNotNull();
     }
+
+    @Test
+    void theHotRoutesAnswerAsTheAnnotatedMappingsDid() {
+        // another method on a hot path: 405, not "no handler"
+        http.get().uri("/api/v1/push").exchange().expectStatus().isEqualTo(405);
+        http.post().uri("/api/v1/pop/queue/" + queue()).exchange().expectStatus().isEqualTo(405);
+        // a body without a content type: 415; no body and no content type: the body is missing
+        http.post().uri("/api/v1/ack").bodyValue(new byte[] {'{', '}'}).exchange().expectStatus().isEqualTo(415);
+        JsonNode missing = JSON.readTree(http.post().uri("/api/v1/ack").exchange().expectStatus().isEqualTo(400)
+                .expectBody().returnResult().getResponseBodyContent());
+        assertThat(missing.get("error").asString()).isEqualTo("The request body must be a JSON object (ack)");
+        assertThat(missing.get("code").asString()).isEqualTo("BAD_REQUEST");
+        // a refusal to a client that takes no JSON: 406, as content negotiation answered it
+        http.post().uri("/api/v1/push").contentType(MediaType.APPLICATION_JSON).accept(MediaType.TEXT_HTML)
+                .bodyValue("{}").exchange().expectStatus().isEqualTo(406);
+        // a +json content type is JSON
+        http.post().uri("/api/v1/push").contentType(MediaType.parseMediaType("application/vnd.queen+json"))
+                .bodyValue("{\"items\":[]}").exchange().expectStatus().isEqualTo(201);
+    }
 }

@@ -1,0 +1,13 @@
+package io.regina.api.dto;
+
+import tools.jackson.databind.annotation.JsonDeserialize;
+
+import java.util.List;
+
+/** The body of {@code POST /api/v1/push}. */
+public record PushRequest(List<Item> items) {
+    /** One message to push; {@code payload} is any JSON, read as its text. */
+    public record Item(String queue, String partition, @JsonDeserialize(using = RawJson.class) String payload,
+                       String transactionId, String traceId, Long delayMs, String availableAt) {
+    }
+}

@@ -1,0 +1,29 @@
+package io.regina.api.dto;
+
+import tools.jackson.databind.JsonNode;
+
+import java.util.List;
+
+/** Answer bodies of the system endpoints: health, cluster status, maintenance switches. */
+public final class SystemBodies {
+    private SystemBodies() {
+    }
+
+    public record Health(String status, String database, String server, String version) {
+    }
+
+    public record Cluster(String nodeId, String role, String leaderId, long term, long commitIndex, long appliedIndex,
+                          long lastSnapshotIndex, List<Peer> peers) {
+    }
+
+    public record Peer(String id, String address, String role, long matchIndex, long commitIndex) {
+    }
+
+    /** {@code enabled} is any JSON here: anything but true or false is refused with one message. */
+    public record MaintenanceRequest(JsonNode enabled) {
+    }
+
+    public record Maintenance(boolean maintenanceMode, boolean popMaintenanceMode, int bufferedMessages,
+                              boolean bufferHealthy) {
+    }
+}
