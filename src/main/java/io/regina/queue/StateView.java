@@ -56,12 +56,8 @@ final class StateView implements BrokerView {
         }
         Group existing = queue.groups.get(Group.nameOf(group));
         if (existing == null) {
-            for (Partition candidate : queue.partitions.values()) {
-                if (!candidate.log.isEmpty()) {
-                    return true;
-                }
-            }
-            return false;
+            // Its first pop creates the group from the entries there are; a count, not a scan of the partitions.
+            return queue.hasEntries();
         }
         if (partition == null || partition.isEmpty() || "Default".equals(partition)) {
             return !existing.ready.isEmpty();
