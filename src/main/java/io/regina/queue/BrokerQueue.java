@@ -26,11 +26,6 @@ final class BrokerQueue {
         this.options = options;
     }
 
-    /** Whether any partition holds an entry: every stored message that is not waiting for its delay is in one. */
-    boolean hasEntries() {
-        return storedMessages > delayed.size();
-    }
-
     Group queueMode() {
         return groups.get(Group.QUEUE_MODE);
     }

@@ -8,9 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static io.regina.testing.Broker.data;
-import static io.regina.testing.Broker.from;
 import static io.regina.testing.Broker.item;
-import static io.regina.testing.Options.options;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -72,29 +70,6 @@ class ReadyPartitionsTest {
         assertThat(data(broker.pop("q"))).containsExactly("b1");
         assertThat(data(broker.pop("q"))).containsExactly("c1");
         assertThat(data(broker.pop("q"))).containsExactly("a2");
-    }
-
-    @Test
-    void aGroupThatHasNotReadTheQueueMayDeliverOnceAPartitionHoldsAnEntry() {
-        broker.push(item("q").payload("later").delayMs(1_000));
-
-        assertThat(broker.view().mayDeliver("q", null, "g")).as("only a delayed message").isFalse();
-        broker.advance(1_000);
-        broker.tick();
-        assertThat(broker.view().mayDeliver("q", null, "g")).isTrue();
-
-        broker.pop(from("q").autoAck());
-        assertThat(broker.view().mayDeliver("q", null, "g")).as("queue mode consumed and dropped it").isFalse();
-    }
-
-    @Test
-    void entriesKeptAfterQueueModeConsumedThemAreThereForANewGroup() {
-        broker.configure("q", options().completedRetentionSeconds(3_600));
-        broker.push("q", "a");
-        broker.pop(from("q").autoAck());
-
-        assertThat(broker.view().mayDeliver("q", null, "g")).isTrue();
-        assertThat(data(broker.pop(from("q").group("g")))).containsExactly("a");
     }
 
     private void pushOneEach() {

@@ -107,18 +107,33 @@ class SubscriptionTest {
     }
 
     @Test
-    void aGroupStartingOnEmptiedPartitionsGetsWhatComesNext() {
+    void aGroupWhoseFirstPopFindsEveryPartitionEmptyIsRegisteredByIt() {
         pushOneEach("old");
         for (int i = 0; i < PARTITIONS; i++) {
             broker.pop(from("q").autoAck());
         }
         assertThat(broker.view().queue("q").storedMessages()).as("queue mode dropped what it consumed").isZero();
 
+        // Long-polls submit a pop only when the view says it may deliver: this one must be applied.
+        assertThat(broker.view().mayDeliver("q", null, "g")).isTrue();
+        assertThat(broker.view().mayDeliver("q", "p-1", "g")).isTrue();
         assertThat(broker.pop(from("q").group("g").subscriptionNew()).messages()).isEmpty();
+        assertThat(broker.view().mayDeliver("q", null, "g")).as("registered, nothing to deliver").isFalse();
         broker.advance(10);
         pushOneEach("new");
 
+        assertThat(broker.view().mayDeliver("q", null, "g")).isTrue();
+        assertThat(broker.view().readyPartitions("q", "g")).isEqualTo(PARTITIONS);
         assertDrainsExactlyTheNewMessages(from("q").group("g").subscriptionNew());
+    }
+
+    @Test
+    void aPausedQueueRegistersNoGroup() {
+        broker.push("q", "old");
+        broker.apply(new Command.PauseQueue("q", true));
+
+        assertThat(broker.view().mayDeliver("q", null, "g")).isFalse();
+        assertThat(broker.view().mayDeliver("nowhere", null, "g")).isFalse();
     }
 
     private void pushOneEach(String payload) {
