@@ -3,13 +3,20 @@
 #   bench/scale.sh restart [messages]        restart time with N messages stored (default 1,000,000)
 #   bench/scale.sh failed-jobs [rows]        failed-jobs table at N rows (default 1,000,000): pages, count,
 #                                            text search, retry-all, pop latency during retry-all
-#   bench/scale.sh all                       both
+#   bench/scale.sh partitions [n]            one message in each of N partitions (default 5,000) drained by 10
+#                                            concurrent wildcard pops of batch 1, against the same drain over 10
+#                                            partitions: messages/s and broker CPU per 1,000 messages
+#   bench/scale.sh all                       restart and failed-jobs
 # Each starts its own broker jar (io.regina.testing.BrokerProcess) on free loopback ports with a temp
 # data dir and stops it. Environment: MVN_FLAGS (e.g. -o), BROKER_HEAP (default 4g).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
-size=${2:-1000000}
+if [ "$what" = partitions ]; then
+  size=${2:-5000}
+else
+  size=${2:-1000000}
+fi
 MVN="mvn -q ${MVN_FLAGS:-}"
 mkdir -p target/bench
 if ! ls target/regina-*.jar >/dev/null 2>&1; then
@@ -25,9 +32,10 @@ HEAP="-Dbroker.heap=-Xmx${BROKER_HEAP:-4g}"
 case "$what" in
   restart) java "$HEAP" -cp "$CP" io.regina.bench.RestartBenchmark "$size" ;;
   failed-jobs) java "$HEAP" -cp "$CP" io.regina.bench.FailedJobsBenchmark "$size" ;;
+  partitions) java "$HEAP" -Dclk.tck="$(getconf CLK_TCK)" -cp "$CP" io.regina.bench.PartitionsBenchmark "$size" ;;
   all)
     java "$HEAP" -cp "$CP" io.regina.bench.RestartBenchmark "$size"
     java "$HEAP" -cp "$CP" io.regina.bench.FailedJobsBenchmark "$size"
     ;;
-  *) echo "usage: bench/scale.sh restart|failed-jobs|all [count]" >&2; exit 2 ;;
+  *) echo "usage: bench/scale.sh restart|failed-jobs|partitions|all [count]" >&2; exit 2 ;;
 esac

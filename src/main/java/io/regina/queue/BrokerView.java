@@ -28,7 +28,8 @@ public interface BrokerView {
 
     /**
      * A hint for long-polls: whether a pop by this group might deliver now. It may say yes when the
-     * pop then finds nothing (the pop decides); it says no only when nothing can be delivered.
+     * pop then finds nothing (the pop decides); it says no only when nothing can be delivered. It says
+     * yes for a group that has not read the queue yet: that pop registers where the group starts.
      */
     boolean mayDeliver(String queue, String partition, String group);
 

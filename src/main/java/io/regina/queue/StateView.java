@@ -56,12 +56,10 @@ final class StateView implements BrokerView {
         }
         Group existing = queue.groups.get(Group.nameOf(group));
         if (existing == null) {
-            for (Partition candidate : queue.partitions.values()) {
-                if (!candidate.log.isEmpty()) {
-                    return true;
-                }
-            }
-            return false;
+            // The group's first pop registers where it starts (subscriptionMode new: then), so it must be
+            // applied even when every partition is empty; skipped, the group would start at a later pop and
+            // take what was pushed in between for history.
+            return true;
         }
         if (partition == null || partition.isEmpty() || "Default".equals(partition)) {
             return !existing.ready.isEmpty();

@@ -90,7 +90,7 @@ public final class Benchmark {
             new PushLane(settings, results).run(regina);
         }
         if (regina != null && lanes.contains("wildcard")) {
-            new WildcardLane(settings, results).run(regina);
+            new WildcardLane(settings, results, WildcardLane.SIDE_BY_SIDE_MESSAGES).run(regina);
         }
 
         double minutes = (System.nanoTime() - t0) / 60e9;

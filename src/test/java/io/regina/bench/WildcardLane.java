@@ -4,27 +4,31 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Lane 4 (Regina): a wildcard pop (queue-level, any partition) with batch 1 by 10 consumers, draining one
- * message from each of 5,000 ready partitions, against the same number of messages spread over 10
- * partitions: a pop over many partitions should cost what it costs over few.
+ * message from each of N ready partitions (5,000 in the side-by-side run), against the same number of
+ * messages spread over 10 partitions: a pop over many partitions should cost what it costs over few.
+ * {@link PartitionsBenchmark} runs it alone at larger N.
  */
 final class WildcardLane {
 
     static final String NAME = "Wildcard pop — 10 consumers, batch 1, pop + ack per message (Regina)";
 
+    static final int SIDE_BY_SIDE_MESSAGES = 5_000;
     private static final int CONSUMERS = 10;
-    private static final int MESSAGES = 5_000;
+    private static final int FEW_PARTITIONS = 10;
 
     private final Settings settings;
     private final Results results;
+    private final int messages;
 
-    WildcardLane(Settings settings, Results results) {
+    WildcardLane(Settings settings, Results results, int messages) {
         this.settings = settings;
         this.results = results;
+        this.messages = messages;
     }
 
     void run(ReginaSystem regina) {
-        for (int partitions : new int[] {10, MESSAGES}) {
-            String condition = String.format("%,d messages over %,d ready partitions", MESSAGES, partitions);
+        for (int partitions : new int[] {FEW_PARTITIONS, messages}) {
+            String condition = String.format("%,d messages over %,d ready partitions", messages, partitions);
             for (int run = 1; run <= settings.runs(); run++) {
                 Benchmark.LOG.printf("[wildcard run %d] %s%n", run, condition);
                 try {
@@ -38,16 +42,17 @@ final class WildcardLane {
 
     private void measure(ReginaSystem regina, int partitions, int run, String condition) throws Exception {
         String q = settings.queue("wildcard", run);
-        JobSet set = new JobSet(q + "-", MESSAGES);
+        JobSet set = new JobSet(q + "-", messages);
         regina.create(q, 1);
         try {
             try (HttpConnection c = regina.connect()) {
-                for (int from = 0; from < MESSAGES; from += 500) {
-                    StringBuilder sb = new StringBuilder(500 * 420).append("{\"items\":[");
-                    for (int i = from; i < from + 500; i++) {
+                for (int from = 0; from < messages; from += 500) {
+                    int to = Math.min(messages, from + 500);
+                    StringBuilder sb = new StringBuilder((to - from) * 420).append("{\"items\":[");
+                    for (int i = from; i < to; i++) {
                         ReginaSystem.item(sb.append(i == from ? "" : ","), q, "p-" + i % partitions, set, i);
                     }
-                    ReginaSystem.push(c, sb.append("]}").toString(), 500);
+                    ReginaSystem.push(c, sb.append("]}").toString(), to - from);
                 }
                 regina.count(c);
             }
@@ -57,14 +62,14 @@ final class WildcardLane {
             QueueSystem.Workers w = regina.start(q, CONSUMERS, ledger);
             boolean done;
             try {
-                done = ledger.awaitCompleted(MESSAGES, System.nanoTime() + limit);
+                done = ledger.awaitCompleted(messages, System.nanoTime() + limit);
                 window.close();
             } finally {
                 w.stop();
             }
             String problem = ledger.problem(i -> true);
             if (!done) {
-                problem = "drain incomplete after 120 s: " + ledger.completed() + "/" + MESSAGES + " acked"
+                problem = "drain incomplete after 120 s: " + ledger.completed() + "/" + messages + " acked"
                         + (problem == null ? "" : "; " + problem);
             }
             if (problem != null) {
@@ -72,10 +77,10 @@ final class WildcardLane {
                 return;
             }
             double seconds = (ledger.lastAckNanos() - ledger.firstDeliveryNanos()) / 1e9;
-            results.record(NAME, condition, regina.name(), run, Metric.MESSAGES_PER_SECOND, MESSAGES / seconds);
+            results.record(NAME, condition, regina.name(), run, Metric.MESSAGES_PER_SECOND, messages / seconds);
             results.record(NAME, condition, regina.name(), run, Metric.CPU_PER_1000_MESSAGES,
-                    window.cpuPer1000(MESSAGES));
-            results.record(NAME, condition, regina.name(), run, Metric.REQUESTS_PER_JOB, window.requestsPer(MESSAGES));
+                    window.cpuPer1000(messages));
+            results.record(NAME, condition, regina.name(), run, Metric.REQUESTS_PER_JOB, window.requestsPer(messages));
         } finally {
             regina.delete(q);
         }
