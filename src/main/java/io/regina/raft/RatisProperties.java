@@ -38,10 +38,14 @@ final class RatisProperties {
         RaftServerConfigKeys.setStorageDir(p, List.of(storageDir(settings).toFile()));
         RaftServerConfigKeys.setRemovedGroupsDir(p, settings.dataDir().resolve("raft-removed-groups").toFile());
 
-        // durability: acknowledge only after fsync; log-metadata lets a node recover its commit index
+        // durability: an entry counts towards the commit index only once it is fsynced (no unsafe flush).
+        // Async flush overlaps that fsync with the writes of the next entries; the answer still waits for it.
+        // No log-metadata entries: Ratis wrote one after every commit-index move, ~1.8 fsyncs per entry in
+        // the paced lane; a restarted node learns the commit index from its leader (a single node: from the
+        // entry it commits on election), so only how soon it applies its log tail changes, not what is kept.
         RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, false);
-        RaftServerConfigKeys.Log.setAsyncFlushEnabled(p, false);
-        RaftServerConfigKeys.Log.setLogMetadataEnabled(p, true);
+        RaftServerConfigKeys.Log.setAsyncFlushEnabled(p, true);
+        RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
         RaftServerConfigKeys.Log.StateMachineData.setSync(p, true);
         RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(Math.max(32L << 20, 4 * maxEntry)));
         RaftServerConfigKeys.Log.setPreallocatedSize(p, SizeInBytes.valueOf(4L << 20));
