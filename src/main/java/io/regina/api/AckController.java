@@ -33,28 +33,36 @@ class AckController {
     }
 
     Mono<List<AckResponseItem>> batch(AckBatchRequest body) {
-        if (body.acknowledgments() == null) {
-            throw ApiException.badRequest("'acknowledgments' is required: an array of {transactionId, partitionId, "
-                    + "status?, error?, leaseId?}");
-        }
-        List<Command.AckItem> items = AckItems.read(body.acknowledgments(), body.consumerGroup());
+        List<Command.AckItem> items = items(body);
         if (items.isEmpty()) {
             return Mono.just(List.of());
         }
         return submit(items);
     }
 
+    /** The acknowledgements of a batch body, checked. */
+    static List<Command.AckItem> items(AckBatchRequest body) {
+        if (body.acknowledgments() == null) {
+            throw ApiException.badRequest("'acknowledgments' is required: an array of {transactionId, partitionId, "
+                    + "status?, error?, leaseId?}");
+        }
+        return AckItems.read(body.acknowledgments(), body.consumerGroup());
+    }
+
     private Mono<List<AckResponseItem>> submit(List<Command.AckItem> items) {
-        return broker.submit(new Command.Ack(items), Result.Acked.class).map(result -> {
-            List<AckResponseItem> answer = new ArrayList<>(result.outcomes().size());
-            for (Result.AckOutcome o : result.outcomes()) {
-                answer.add(new AckResponseItem(o.index(), o.transactionId(), o.success(), o.error(), o.queue(),
-                        o.partition(), o.leaseReleased(), o.dlq()));
-                if (o.success()) {
-                    acked.increment();
-                }
+        return broker.submit(new Command.Ack(items), Result.Acked.class).map(this::answer);
+    }
+
+    /** The answer items of an applied ack, in input order. */
+    List<AckResponseItem> answer(Result.Acked result) {
+        List<AckResponseItem> answer = new ArrayList<>(result.outcomes().size());
+        for (Result.AckOutcome o : result.outcomes()) {
+            answer.add(new AckResponseItem(o.index(), o.transactionId(), o.success(), o.error(), o.queue(),
+                    o.partition(), o.leaseReleased(), o.dlq()));
+            if (o.success()) {
+                acked.increment();
             }
-            return answer;
-        });
+        }
+        return answer;
     }
 }

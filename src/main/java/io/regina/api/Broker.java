@@ -8,9 +8,12 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /** The controllers' view of the {@link CommandBus}: reactive, bounded in time, rejections as 4xx. */
 @Component
@@ -28,25 +31,41 @@ class Broker {
      * on the thread that subscribed (its {@link EventLoops event loop}).
      */
     <R extends Result> Mono<R> submit(Command command, Class<R> expected) {
-        return Mono.<Result>create(sink -> {
-                    Executor resume = EventLoops.current();
-                    bus.submit(command).whenComplete((result, error) -> {
-                        if (error != null) {
-                            Throwable cause = error instanceof CompletionException && error.getCause() != null
-                                    ? error.getCause() : error;
-                            resume.execute(() -> sink.error(cause));
-                        } else {
-                            resume.execute(() -> sink.success(result));
-                        }
-                    });
-                })
-                .timeout(COMMIT_TIMEOUT)
-                .map(result -> {
-                    if (result instanceof Result.Rejected rejected) {
-                        throw ApiException.rejected(rejected.rejection(), rejected.message());
-                    }
-                    return expected.cast(result);
-                });
+        return resumed(() -> bus.submit(command)).map(result -> expected.cast(accepted(result)));
+    }
+
+    /**
+     * Submits {@code commands} to travel in one entry, in order ({@link CommandBus#submitTogether}); completes
+     * with their results, or fails with the first rejection.
+     */
+    Mono<List<Result>> submitTogether(List<Command> commands) {
+        return resumed(() -> bus.submitTogether(commands)).map(results -> {
+            results.forEach(Broker::accepted);
+            return results;
+        });
+    }
+
+    private static Result accepted(Result result) {
+        if (result instanceof Result.Rejected rejected) {
+            throw ApiException.rejected(rejected.rejection(), rejected.message());
+        }
+        return result;
+    }
+
+    /** The future's outcome, delivered on the subscriber's event loop, within the commit timeout. */
+    private static <T> Mono<T> resumed(Supplier<CompletableFuture<T>> submission) {
+        return Mono.<T>create(sink -> {
+            Executor resume = EventLoops.current();
+            submission.get().whenComplete((value, error) -> {
+                if (error != null) {
+                    Throwable cause = error instanceof CompletionException && error.getCause() != null
+                            ? error.getCause() : error;
+                    resume.execute(() -> sink.error(cause));
+                } else {
+                    resume.execute(() -> sink.success(value));
+                }
+            });
+        }).timeout(COMMIT_TIMEOUT);
     }
 
     <T> T read(Function<BrokerView, T> query) {

@@ -28,7 +28,7 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The hot endpoints (push, pop by queue and by partition, ack, ack/batch, transaction), served only as
+ * The hot endpoints (push, pop by queue and by partition, ack, ack/batch, ack-then-pop, transaction), served only as
  * functional routes: the body is bound straight from its bytes to its record ({@link JsonBodies}) and the
  * answer written to bytes with the application's {@link JsonMapper}, skipping handler method resolution,
  * argument resolvers and content negotiation. Every other endpoint is an annotated controller. Failures
@@ -50,7 +50,7 @@ class HotRoutes {
 
     @Bean
     RouterFunction<ServerResponse> hotApiRoutes(PushController push, PopController pop, AckController ack,
-                                                TransactionController transaction) {
+                                                AckThenPop ackThenPop, TransactionController transaction) {
         return RouterFunctions.route()
                 .POST("/api/v1/push", body(PushRequest.class, "push",
                         request -> push.push(request).map(answer -> ResponseEntity.status(HttpStatus.CREATED)
@@ -58,6 +58,9 @@ class HotRoutes {
                 .POST("/api/v1/ack", body(AckRequest.class, "ack", request -> ack.ack(request).map(ResponseEntity::ok)))
                 .POST("/api/v1/ack/batch", body(AckBatchRequest.class, "ack batch",
                         request -> ack.batch(request).map(ResponseEntity::ok)))
+                .POST("/api/v1/ack/pop/queue/{queue}", request -> ackThenPop(request, ackThenPop, null))
+                .POST("/api/v1/ack/pop/queue/{queue}/partition/{partition}",
+                        request -> ackThenPop(request, ackThenPop, request.pathVariable("partition")))
                 .POST("/api/v1/transaction", body(TransactionRequest.class, "transaction",
                         request -> transaction.transaction(request).map(ResponseEntity::ok)))
                 .GET("/api/v1/pop/queue/{queue}", request -> pop.popQueue(request.pathVariable("queue"),
@@ -69,6 +72,7 @@ class HotRoutes {
                         .onErrorResume(Exception.class, e -> error(request, e)))
                 .build()
                 .and(otherMethods(HttpMethod.POST, "/api/v1/push", "/api/v1/ack", "/api/v1/ack/batch",
+                        "/api/v1/ack/pop/queue/{queue}", "/api/v1/ack/pop/queue/{queue}/partition/{partition}",
                         "/api/v1/transaction"))
                 .and(otherMethods(HttpMethod.GET, "/api/v1/pop/queue/{queue}",
                         "/api/v1/pop/queue/{queue}/partition/{partition}"));
@@ -85,6 +89,13 @@ class HotRoutes {
         }
         return RouterFunctions.route(anyPath.and(RequestPredicates.method(allowed).negate()),
                 request -> Mono.error(new MethodNotAllowedException(request.method(), Set.of(allowed))));
+    }
+
+    private Mono<ServerResponse> ackThenPop(ServerRequest request, AckThenPop ackThenPop, String partition) {
+        return bodies.read(request.exchange().getRequest(), AckBatchRequest.class, "ack and pop")
+                .flatMap(body -> ackThenPop.ackThenPop(request.pathVariable("queue"), partition,
+                        request.queryParams().toSingleValueMap(), body))
+                .flatMap(answer -> write(request, ResponseEntity.ok(answer)));
     }
 
     /** A handler that binds the body to {@code type} and writes the answer. */

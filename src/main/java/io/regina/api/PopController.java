@@ -20,6 +20,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -118,14 +120,32 @@ class PopController {
     }
 
     private Mono<ResponseEntity<PopResponse>> pop(String queue, String partition, Map<String, String> query) {
+        return pop(queue, partition, query, this::attempt);
+    }
+
+    /**
+     * A pop of one queue ({@code partition} "Default" or null: a wildcard pop) whose first look is {@code first}
+     * with the pop command (an ack-then-pop submits it with the acks in one entry); a long-poll looks again
+     * as a plain pop.
+     */
+    Mono<ResponseEntity<PopResponse>> popAfter(String queue, String partition, Map<String, String> query,
+                                               Function<Command.Pop, Mono<Result.Popped>> first) {
+        return pop(queue, "Default".equals(partition) ? null : partition, query,
+                attempt -> first.apply(attempt.command()));
+    }
+
+    private Mono<ResponseEntity<PopResponse>> pop(String queue, String partition, Map<String, String> query,
+                                                  Function<Attempt, Mono<Result.Popped>> first) {
         Options options = Options.read(query);
         int partitions = partition == null ? (int) bounded(query, "partitions", 1, 1, 1000) : 1;
         Attempt attempt = options.attempt(queue, partition, options.batch(), partitions);
-        Mono<Result.Popped> result = options.longPoll()
-                ? longPoll(() -> List.of(queue), options.group(), partition, () -> attempt(attempt),
-                        System.nanoTime() + Duration.ofMillis(options.timeout()).toNanos(), null)
-                : attempt(attempt);
-        return result.map(this::answer);
+        if (!options.longPoll()) {
+            return first.apply(attempt).map(this::answer);
+        }
+        AtomicBoolean looked = new AtomicBoolean();
+        Supplier<Mono<Result.Popped>> look = () -> looked.getAndSet(true) ? attempt(attempt) : first.apply(attempt);
+        return longPoll(() -> List.of(queue), options.group(), partition, look,
+                System.nanoTime() + Duration.ofMillis(options.timeout()).toNanos(), null).map(this::answer);
     }
 
     /** The query parameters every pop route shares. */

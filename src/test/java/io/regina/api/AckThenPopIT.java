@@ -1,0 +1,127 @@
+package io.regina.api;
+
+import io.regina.testing.TestNode;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Regina's one-request worker loop, {@code POST /api/v1/ack/pop/...}, against the running broker. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class AckThenPopIT {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @LocalServerPort
+    int port;
+
+    WebTestClient http;
+
+    @DynamicPropertySource
+    static void node(DynamicPropertyRegistry registry) {
+        TestNode.register(registry);
+    }
+
+    @BeforeEach
+    void client() {
+        http = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port)
+                .responseTimeout(Duration.ofSeconds(30)).build();
+    }
+
+    private JsonNode post(String path, String body, int status) {
+        byte[] bytes = http.post().uri(path).contentType(MediaType.APPLICATION_JSON).bodyValue(body)
+                .exchange().expectStatus().isEqualTo(status).expectBody().returnResult().getResponseBodyContent();
+        return JSON.readTree(bytes);
+    }
+
+    private void push(String queue, String... payloads) {
+        for (String p : payloads) {
+            post("/api/v1/push", "{\"items\":[{\"queue\":\"" + queue + "\",\"payload\":\"" + p + "\"}]}", 201);
+        }
+    }
+
+    private static String acks(JsonNode pop) {
+        StringBuilder body = new StringBuilder("{\"acknowledgments\":[");
+        for (JsonNode m : pop.path("messages")) {
+            body.append(body.charAt(body.length() - 1) == '[' ? "" : ",")
+                    .append("{\"transactionId\":\"").append(m.path("transactionId").asString())
+                    .append("\",\"partitionId\":\"").append(m.path("partitionId").asString())
+                    .append("\",\"leaseId\":\"").append(m.path("leaseId").asString())
+                    .append("\",\"status\":\"completed\"}");
+        }
+        return body.append("]}").toString();
+    }
+
+    private long entries() {
+        byte[] bytes = http.get().uri("/actuator/metrics/regina.raft.entries").exchange().expectStatus().isOk()
+                .expectBody().returnResult().getResponseBodyContent();
+        return (long) JSON.readTree(bytes).path("measurements").path(0).path("value").asDouble();
+    }
+
+    @Test
+    void eachRequestAcksTheLastJobAndBringsTheNextInOneRaftEntry() {
+        String q = "ackpop-" + UUID.randomUUID().toString().substring(0, 8);
+        push(q, "a", "b", "c");
+        JsonNode first = post("/api/v1/ack/pop/queue/" + q, "{\"acknowledgments\":[]}", 200);
+        assertThat(first.path("acknowledged").size()).isZero();
+        assertThat(first.path("pop").path("messages").get(0).path("data").asString()).isEqualTo("a");
+
+        long before = entries();
+        JsonNode second = post("/api/v1/ack/pop/queue/" + q, acks(first.path("pop")), 200);
+        assertThat(entries() - before).as("the ack and the pop in one entry").isEqualTo(1);
+        assertThat(second.path("acknowledged").get(0).path("success").asBoolean()).isTrue();
+        assertThat(second.path("acknowledged").get(0).path("transactionId").asString())
+                .isEqualTo(first.path("pop").path("messages").get(0).path("transactionId").asString());
+        assertThat(second.path("pop").path("messages").get(0).path("data").asString()).isEqualTo("b");
+
+        JsonNode third = post("/api/v1/ack/pop/queue/" + q + "/partition/Default", acks(second.path("pop")), 200);
+        assertThat(third.path("pop").path("messages").get(0).path("data").asString()).isEqualTo("c");
+        JsonNode last = post("/api/v1/ack/pop/queue/" + q, acks(third.path("pop")), 200);
+        assertThat(last.path("acknowledged").get(0).path("success").asBoolean()).isTrue();
+        assertThat(last.path("pop").isNull()).as("nothing left: no pop answer").isTrue();
+
+        JsonNode size = JSON.readTree(http.get().uri("/api/v1/queues/" + q + "/size").exchange().expectStatus()
+                .isOk().expectBody().returnResult().getResponseBodyContent());
+        assertThat(size.path("size").asLong()).as("every job acked").isZero();
+    }
+
+    @Test
+    void aLongPollAfterTheAcksWakesOnTheNextPushAndStillReportsTheAcks() throws Exception {
+        String q = "ackpop-" + UUID.randomUUID().toString().substring(0, 8);
+        push(q, "a");
+        JsonNode first = post("/api/v1/ack/pop/queue/" + q, "{\"acknowledgments\":[]}", 200);
+        CompletableFuture<JsonNode> waiting = CompletableFuture.supplyAsync(() ->
+                post("/api/v1/ack/pop/queue/" + q + "?wait=true&timeout=20000", acks(first.path("pop")), 200));
+        Thread.sleep(500);
+        assertThat(waiting).isNotDone();
+        push(q, "b");
+        JsonNode woken = waiting.get(15, TimeUnit.SECONDS);
+        assertThat(woken.path("acknowledged").get(0).path("success").asBoolean()).isTrue();
+        assertThat(woken.path("pop").path("messages").get(0).path("data").asString()).isEqualTo("b");
+    }
+
+    @Test
+    void aBadAcknowledgementIsRefusedAndNothingIsPopped() {
+        String q = "ackpop-" + UUID.randomUUID().toString().substring(0, 8);
+        push(q, "a");
+        JsonNode refused = post("/api/v1/ack/pop/queue/" + q, "{\"acknowledgments\":[{\"partitionId\":\"p\"}]}", 400);
+        assertThat(refused.path("error").asString()).contains("transactionId");
+        assertThat(refused.path("code").asString()).isEqualTo("BAD_REQUEST");
+        JsonNode popped = post("/api/v1/ack/pop/queue/" + q, "{\"acknowledgments\":[]}", 200);
+        assertThat(popped.path("pop").path("messages").get(0).path("data").asString()).isEqualTo("a");
+        JsonNode missing = post("/api/v1/ack/pop/queue/" + q, "{}", 400);
+        assertThat(missing.path("error").asString()).contains("'acknowledgments' is required");
+    }
+}
