@@ -25,7 +25,7 @@ public final class PartitionsBenchmark {
         BrokerProcess broker = new BrokerProcess(Files.createTempDirectory("regina-partitions").resolve("data"),
                 FreePorts.next(), FreePorts.next(), heap).start();
         try {
-            ReginaSystem regina = new ReginaSystem(broker.baseUrl(), broker.pid(), "Regina (" + heap + ")");
+            ReginaSystem regina = new ReginaSystem(broker.baseUrl(), broker.pid(), "Regina (" + heap + ")", false);
             Settings settings = new Settings(true, runs, 0, List.of(), List.of(), List.of(), 0,
                     Integer.parseInt(System.getProperty("clk.tck", "100")),
                     Long.toString(System.currentTimeMillis() % 1_000_000, 36));

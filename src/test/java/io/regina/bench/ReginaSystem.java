@@ -22,25 +22,32 @@ final class ReginaSystem implements QueueSystem {
     private final long pid;
     private final String build;
     private final AtomicLong requests = new AtomicLong();
+    private final boolean oneRequest;
 
-    ReginaSystem(String url, long pid, String build) {
+    /**
+     * @param oneRequest workers ack and take their next job in one request ({@code POST /ack/pop}, Regina's
+     *                   extension) instead of an ack and a pop
+     */
+    ReginaSystem(String url, long pid, String build, boolean oneRequest) {
         URI uri = URI.create(url);
         this.host = uri.getHost();
         this.port = uri.getPort();
         this.pid = pid;
         this.build = build;
+        this.oneRequest = oneRequest;
     }
 
     @Override
     public String name() {
-        return "Regina";
+        return oneRequest ? "Regina ack+pop" : "Regina";
     }
 
     @Override
     public String describe() {
         return build + "; single Raft node, every acknowledged write fsynced (Ratis durable log flush); "
                 + "client: minimal keep-alive HTTP/1.1 socket client, one connection per worker, pop batch=1 "
-                + "long-poll 1 s, one ack per request";
+                + "long-poll 1 s, " + (oneRequest ? "each ack carrying the next pop (POST /api/v1/ack/pop, no wait; "
+                + "a long-poll pop only when it brought nothing)" : "one ack per request");
     }
 
     @Override
@@ -137,44 +144,71 @@ final class ReginaSystem implements QueueSystem {
     @Override
     public Workers start(String queue, int workers, JobHandler handler) throws Exception {
         String pop = "/api/v1/pop/queue/" + queue + "?batch=1&wait=true&timeout=1000";
-        return new PullWorkers("regina", workers, () -> new Worker(connect(), pop), handler);
+        return new PullWorkers("regina", workers, () -> new Worker(connect(), queue, pop), handler);
     }
 
-    /** One worker's connection: pop from {@code popPath}, ack by transactionId, partition and lease. */
+    /**
+     * One worker's connection: pop from {@code popPath}, ack by transactionId, partition and lease; in the
+     * one-request mode each ack asks for the next job too, which the following pop hands out without a request.
+     */
     final class Worker implements PullWorkers.Puller {
         private final HttpConnection c;
         private final String popPath;
+        private final String ackPopPath;
+        private PullWorkers.Delivery next;
 
-        Worker(HttpConnection c, String popPath) {
+        Worker(HttpConnection c, String queue, String popPath) {
             this.c = c;
             this.popPath = popPath;
+            this.ackPopPath = "/api/v1/ack/pop/queue/" + queue + "?batch=1";
         }
 
         @Override
         public PullWorkers.Delivery pop() throws IOException {
+            if (next != null) {
+                PullWorkers.Delivery job = next;
+                next = null;
+                return job;
+            }
             HttpConnection.Response r = c.get(popPath);
             if (r.status() == 204) {
                 return null;
             }
             expect(r, 200, "pop");
-            JsonNode root = JSON.readTree(r.body());
-            JsonNode messages = root.path("messages");
+            return delivery(JSON.readTree(r.body()));
+        }
+
+        private static PullWorkers.Delivery delivery(JsonNode pop) {
+            JsonNode messages = pop.path("messages");
             if (messages.size() != 1) {
                 throw new IllegalStateException("pop batch=1 answered " + messages.size() + " messages");
             }
             JsonNode m = messages.get(0);
             return new PullWorkers.Delivery(m.path("transactionId").asString(""), m.path("partitionId").asString(""),
-                    m.path("leaseId").asString(root.path("leaseId").asString("")));
+                    m.path("leaseId").asString(pop.path("leaseId").asString("")));
         }
 
         @Override
         public void ack(PullWorkers.Delivery job) throws IOException {
-            HttpConnection.Response r = c.post("/api/v1/ack", utf8("{\"transactionId\":\"" + job.id()
-                    + "\",\"partitionId\":\"" + job.partition() + "\",\"leaseId\":\"" + job.receipt()
-                    + "\",\"status\":\"completed\"}"));
-            expect(r, 200, "ack");
+            String ack = "{\"transactionId\":\"" + job.id() + "\",\"partitionId\":\"" + job.partition()
+                    + "\",\"leaseId\":\"" + job.receipt() + "\",\"status\":\"completed\"}";
+            if (!oneRequest) {
+                HttpConnection.Response r = c.post("/api/v1/ack", utf8(ack));
+                expect(r, 200, "ack");
+                checkAcked(JSON.readTree(r.body()), r);
+                return;
+            }
+            HttpConnection.Response r = c.post(ackPopPath, utf8("{\"acknowledgments\":[" + ack + "]}"));
+            expect(r, 200, "ack+pop");
             JsonNode answer = JSON.readTree(r.body());
-            if (!(answer.isArray() && answer.size() == 1 && answer.get(0).path("success").asBoolean(false))) {
+            checkAcked(answer.path("acknowledged"), r);
+            if (!answer.path("pop").isNull()) {
+                next = delivery(answer.path("pop"));
+            }
+        }
+
+        private static void checkAcked(JsonNode items, HttpConnection.Response r) {
+            if (!(items.isArray() && items.size() == 1 && items.get(0).path("success").asBoolean(false))) {
                 throw new IllegalStateException("ack refused: " + abbrev(r.text()));
             }
         }

@@ -98,13 +98,12 @@ final class Results {
             String name = e.getKey();
             Lane lane = e.getValue();
             List<String> systems = systems(name);
-            boolean ratio = systems.contains(REGINA) && systems.size() > 1;
+            List<String> reginas = systems.stream().filter(Results::isRegina).toList();
+            List<String> ratios = reginas.size() < systems.size() ? reginas : List.of();
             sb.append("### ").append(name).append("\n\n| conditions | metric |");
             systems.forEach(s -> sb.append(' ').append(s).append(" |"));
-            if (ratio) {
-                sb.append(" Regina ÷ best peer |");
-            }
-            sb.append("\n|---|---|").append("---:|".repeat(systems.size() + (ratio ? 1 : 0))).append('\n');
+            ratios.forEach(s -> sb.append(' ').append(s).append(" ÷ best peer |"));
+            sb.append("\n|---|---|").append("---:|".repeat(systems.size() + ratios.size())).append('\n');
             for (Map.Entry<String, Map<Metric, Map<String, List<Sample>>>> c : lane.values.entrySet()) {
                 for (Metric m : c.getValue().keySet()) {
                     sb.append("| ").append(c.getKey()).append(" | ").append(m.label)
@@ -112,8 +111,8 @@ final class Results {
                     for (String s : systems) {
                         sb.append(' ').append(cell(name, c.getKey(), m, s)).append(" |");
                     }
-                    if (ratio) {
-                        sb.append(' ').append(ratio(name, c.getKey(), m, systems)).append(" |");
+                    for (String regina : ratios) {
+                        sb.append(' ').append(ratio(name, c.getKey(), m, regina, systems)).append(" |");
                     }
                     sb.append('\n');
                 }
@@ -142,12 +141,17 @@ final class Results {
         return v.size() == 1 ? median : median + " (" + fmt(v.get(0)) + "–" + fmt(v.get(v.size() - 1)) + ")";
     }
 
-    private String ratio(String lane, String condition, Metric m, List<String> systems) {
-        double regina = hasFailed(lane, condition, REGINA) ? Double.NaN : median(lane, condition, m, REGINA);
+    /** Regina's systems (its two worker models); the others are the peers. */
+    static boolean isRegina(String system) {
+        return system.startsWith(REGINA);
+    }
+
+    private String ratio(String lane, String condition, Metric m, String system, List<String> systems) {
+        double regina = hasFailed(lane, condition, system) ? Double.NaN : median(lane, condition, m, system);
         double best = Double.NaN;
         for (String s : systems) {
             double v = hasFailed(lane, condition, s) ? Double.NaN : median(lane, condition, m, s);
-            if (s.equals(REGINA) || Double.isNaN(v)) {
+            if (isRegina(s) || Double.isNaN(v)) {
                 continue;
             }
             best = Double.isNaN(best) ? v : m.higherIsBetter ? Math.max(best, v) : Math.min(best, v);
