@@ -1,5 +1,6 @@
 package io.regina.queue;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -17,6 +18,12 @@ final class BrokerQueue {
     final Map<Long, DelayedMessage> delayed = new LinkedHashMap<>();
     /** Messages stored in the partitions plus those waiting for their delay; maxSize counts these. */
     long storedMessages;
+    /**
+     * The stripe holding each transactionId stored or delayed in a stripe ({@code stripe-N}), so a push
+     * that names no partition is deduplicated across the stripes wherever its first copy went. An entry
+     * may outlive its message (checked on use, dropped when the message leaves the head of its stripe).
+     */
+    final Map<String, Partition> stripeOfTransaction = new HashMap<>();
 
     BrokerQueue(String name, String namespace, String task, QueueOptions options) {
         this.name = name;

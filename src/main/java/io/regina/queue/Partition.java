@@ -21,6 +21,11 @@ final class Partition {
         this.log = new MessageLog(firstSeq);
     }
 
+    /** A stripe of its queue, named by the broker ({@code stripe-N}), whoever pushed into it. */
+    boolean isStripe() {
+        return name.startsWith(Pushes.STRIPE_PREFIX);
+    }
+
     /** The id of the stored or delayed message holding this transactionId, or null. */
     String duplicateOf(String transactionId) {
         Message stored = byTransactionId.get(transactionId);

@@ -59,11 +59,12 @@ final class Pushes {
 
     PushOutcome pushOne(int index, PushItem item, long now) {
         BrokerQueue queue = state.queueOrCreate(item.queue());
-        Partition partition = state.partition(queue, partitionNameFor(queue, item));
-        String original = partition.duplicateOf(item.transactionId());
-        if (original != null) {
-            return PushOutcome.duplicate(index, item.transactionId(), original, partition.id, queue.name);
+        Partition holder = duplicateHolder(queue, item);
+        if (holder != null) {
+            return PushOutcome.duplicate(index, item.transactionId(), holder.duplicateOf(item.transactionId()),
+                    holder.id, queue.name);
         }
+        Partition partition = placement(queue, item);
         long bodyRef = state.bodies.put(item.payload());
         long dueAt = Math.max(item.availableAt(), item.delayMs() > 0 ? now + item.delayMs() : 0);
         if (dueAt > now) {
@@ -76,18 +77,77 @@ final class Pushes {
         return PushOutcome.queued(index, item, partition.id, queue.name);
     }
 
-    /** The partition an item goes to; {@code queue} null (not created yet) has one stripe. */
-    static String partitionNameFor(BrokerQueue queue, PushItem item) {
-        if (item.partition() != null && !item.partition().isEmpty()) {
-            return item.partition();
+    static final String STRIPE_PREFIX = "stripe-";
+    private static final String[] STRIPE_NAMES = new String[QueueOptions.MAX_STRIPES];
+    /** How many stripes, from the item's home stripe on, a push looks at for the least loaded one. */
+    private static final int STRIPES_LOOKED_AT = 64;
+
+    static {
+        for (int i = 0; i < STRIPE_NAMES.length; i++) {
+            STRIPE_NAMES[i] = STRIPE_PREFIX + i;
         }
-        int stripes = queue == null ? 1 : queue.options.stripes();
-        return stripes <= 1 ? "Default" : "stripe-" + stripeOf(item.transactionId(), stripes);
+    }
+
+    /** Whether the broker chooses the item's stripe: a striped queue ({@code queue} null: not yet) and no partition named. */
+    static boolean isStriped(BrokerQueue queue, PushItem item) {
+        return queue != null && queue.options.stripes() > 1 && (item.partition() == null || item.partition().isEmpty());
     }
 
     /**
-     * A transactionId always lands on the same stripe, so dedup holds across the queue; ids are
-     * random or distinct enough that the mixed hash spreads them evenly.
+     * The partition already holding the item's transactionId where dedup looks (the partition it names or
+     * Default; in a striped queue, every stripe), or null.
+     */
+    static Partition duplicateHolder(BrokerQueue queue, PushItem item) {
+        if (queue == null) {
+            return null;
+        }
+        Partition partition = isStriped(queue, item) ? queue.stripeOfTransaction.get(item.transactionId())
+                : queue.partitions.get(namedOrDefault(item));
+        return partition != null && partition.duplicateOf(item.transactionId()) != null ? partition : null;
+    }
+
+    /** The scope a transactionId is unique in: the named partition or Default, or (empty) the stripes. */
+    static String dedupScope(BrokerQueue queue, PushItem item) {
+        return isStriped(queue, item) ? "" : namedOrDefault(item);
+    }
+
+    private static String namedOrDefault(PushItem item) {
+        return item.partition() != null && !item.partition().isEmpty() ? item.partition() : "Default";
+    }
+
+    /**
+     * Where a new item goes: the partition it names, Default, or in a striped queue the stripe holding the
+     * fewest messages, an idle one first. A job queue's stripes are its workers' lanes: a job on a stripe
+     * whose one message is being worked on waits for that job (a stripe is leased whole), while another
+     * worker sits idle. The look starts at the item's home stripe (its transactionId's hash), so equally
+     * loaded stripes fill evenly, and stops at the first empty one.
+     */
+    private Partition placement(BrokerQueue queue, PushItem item) {
+        if (!isStriped(queue, item)) {
+            return state.partition(queue, namedOrDefault(item));
+        }
+        int stripes = queue.options.stripes();
+        int home = stripeOf(item.transactionId(), stripes);
+        String best = null;
+        int fewest = Integer.MAX_VALUE;
+        for (int i = 0; i < Math.min(stripes, STRIPES_LOOKED_AT); i++) {
+            String name = STRIPE_NAMES[(home + i) % stripes];
+            Partition stripe = queue.partitions.get(name);
+            int stored = stripe == null ? 0 : stripe.log.size() + stripe.delayedTransactionIds.size();
+            if (stored < fewest) {
+                best = name;
+                fewest = stored;
+                if (stored == 0) {
+                    break;
+                }
+            }
+        }
+        return state.partition(queue, best);
+    }
+
+    /**
+     * An item's home stripe, where the look for the least loaded stripe starts; ids are random or
+     * distinct enough that the mixed hash spreads them evenly.
      */
     static int stripeOf(String transactionId, int stripes) {
         int h = transactionId.hashCode();
@@ -106,6 +166,9 @@ final class Pushes {
                 createdAt, now, onlyGroup, baseAttempts, retryOf);
         partition.log.append(message);
         partition.byTransactionId.put(transactionId, message);
+        if (partition.isStripe()) {
+            partition.queue.stripeOfTransaction.put(transactionId, partition);
+        }
         partition.queue.storedMessages++;
         for (Group group : partition.queue.groups.values()) {
             if (message.visibleTo(group.name)) {
@@ -124,6 +187,9 @@ final class Pushes {
         partition.queue.storedMessages++;
         // A released copy is still stored, so it keeps its transactionId taken too.
         partition.delayedTransactionIds.put(transactionId, id);
+        if (partition.isStripe()) {
+            partition.queue.stripeOfTransaction.put(transactionId, partition);
+        }
         state.timers.schedule(dueAt, Timers.Kind.DELAYED, "", waiting.pendingSeq, waiting);
     }
 }

@@ -155,6 +155,9 @@ final class Retention {
         Message message = partition.log.removeHead();
         if (partition.byTransactionId.get(message.transactionId) == message) {
             partition.byTransactionId.remove(message.transactionId);
+            if (partition.duplicateOf(message.transactionId) == null) {
+                partition.queue.stripeOfTransaction.remove(message.transactionId, partition);
+            }
         }
         state.bodies.remove(message.bodyRef);
         partition.queue.storedMessages--;

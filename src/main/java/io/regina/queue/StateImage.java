@@ -218,6 +218,9 @@ final class StateImage {
                         in.readString(), in.readInt(), in.readString());
                 partition.log.append(message);
                 partition.byTransactionId.put(message.transactionId, message);
+                if (partition.isStripe()) {
+                    queue.stripeOfTransaction.put(message.transactionId, partition);
+                }
             }
             queue.storedMessages += count;
             queue.partitions.put(partitionName, partition);
@@ -232,6 +235,9 @@ final class StateImage {
             queue.delayed.put(pendingSeq, waiting);
             queue.storedMessages++;
             partition.delayedTransactionIds.put(waiting.transactionId, waiting.id);
+            if (partition.isStripe()) {
+                queue.stripeOfTransaction.put(waiting.transactionId, partition);
+            }
             state.timers.schedule(waiting.dueAt, Timers.Kind.DELAYED, "", pendingSeq, waiting);
         }
         for (int g = in.readInt(); g > 0; g--) {

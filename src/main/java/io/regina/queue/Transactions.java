@@ -61,10 +61,8 @@ final class Transactions {
             if (operation instanceof Command.TxPush push) {
                 for (PushItem item : push.items()) {
                     BrokerQueue queue = state.queues.get(item.queue());
-                    String partitionName = Pushes.partitionNameFor(queue, item);
-                    Partition partition = queue == null ? null : queue.partitions.get(partitionName);
-                    if ((partition != null && partition.duplicateOf(item.transactionId()) != null)
-                            || !keys.add(item.queue() + "\u0000" + partitionName + "\u0000" + item.transactionId())) {
+                    if (Pushes.duplicateHolder(queue, item) != null || !keys.add(item.queue() + "\u0000"
+                            + Pushes.dedupScope(queue, item) + "\u0000" + item.transactionId())) {
                         return Rejection.DUPLICATE_TRANSACTION.message(item.transactionId(), item.queue());
                     }
                     pushes.add(item);

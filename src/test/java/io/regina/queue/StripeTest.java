@@ -86,6 +86,43 @@ class StripeTest {
         if (first.partition().equals(second.partition())) {
             throw new AssertionError("the same stripe was leased twice");
         }
-        assertThat(second.messages()).hasSize(Pushes.stripeOf("a", 64) == Pushes.stripeOf("b", 64) ? 0 : 1);
+        assertThat(second.messages()).as("b went to another stripe than a").hasSize(1);
+        assertThat(broker.pop(from("jobs")).messages()).isEmpty();
+    }
+
+    @Test
+    void aJobPushedWhileOneIsWorkedOnGoesToAnIdleStripeSoAnIdleWorkerTakesItAtOnce() {
+        broker.configure("jobs", options().stripes(4));
+        for (int round = 0; round < 50; round++) {
+            broker.push(item("jobs").tx("busy-" + round));
+            Result.Popped busy = broker.pop(from("jobs"));
+            broker.push(item("jobs").tx("next-" + round));
+
+            Result.Popped next = broker.pop(from("jobs"));
+
+            assertThat(next.messages()).as("round %d: not behind the leased stripe %s", round, busy.partition())
+                    .hasSize(1);
+            assertThat(next.partition()).isNotEqualTo(busy.partition());
+            broker.ack(busy.messages().get(0), AckStatus.COMPLETED);
+            broker.ack(next.messages().get(0), AckStatus.COMPLETED);
+        }
+    }
+
+    @Test
+    void dedupAcrossTheStripesHoldsAfterASnapshotReloadAndInATransaction() {
+        broker.configure("jobs", options().stripes(16));
+        for (int i = 0; i < 20; i++) {
+            broker.push(item("jobs").tx("t" + i));
+        }
+        broker.reload();
+
+        for (int i = 0; i < 20; i++) {
+            assertThat(broker.push(item("jobs").tx("t" + i)).outcomes().get(0).status())
+                    .as("t%d after the reload", i).isEqualTo(PushStatus.DUPLICATE);
+        }
+        Result.TransactionDone tx = broker.apply(new Command.Transaction(List.of(new Command.TxPush(
+                broker.pushItems(item("jobs").tx("t7")))), List.of()), Result.TransactionDone.class);
+        assertThat(tx.success()).as("a duplicate push fails the transaction").isFalse();
+        assertThat(broker.view().depth("jobs", null).pending()).isEqualTo(20);
     }
 }
