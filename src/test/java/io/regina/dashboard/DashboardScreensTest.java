@@ -4,7 +4,11 @@ import io.regina.config.DashboardPorts;
 import io.regina.config.DashboardSecurityConfiguration;
 import io.regina.queue.ClusterInfo;
 import io.regina.queue.ClusterStatus;
+import io.regina.queue.AckStatus;
+import io.regina.queue.Command;
 import io.regina.queue.FailedJob;
+import io.regina.queue.Result;
+import io.regina.queue.SubscriptionMode;
 import io.regina.queue.Views;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +25,7 @@ import org.thymeleaf.spring6.view.reactive.ThymeleafReactiveViewResolver;
 
 import reactor.core.publisher.Mono;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -182,6 +187,47 @@ class DashboardScreensTest {
         assertThat(views.last().get("browsed")).isEqualTo("Default");
         web.mutateWith(mockUser("ada").roles("ADMIN")).get().uri("/dashboard/queues/nope").exchange()
                 .expectStatus().isNotFound();
+    }
+
+    @Test
+    void eachPageIsBuiltFromOneRead() {
+        String uuid = FailedJobs.aFailedJob(bus, "orders", "{}", "boom");
+        FailedJobs.push(bus, "orders", "{\"id\":7}");
+        for (String page : List.of("/dashboard", "/dashboard/queues", "/dashboard/queues/orders",
+                "/dashboard/failed-jobs?queue=orders", "/dashboard/failed-jobs/" + uuid, "/dashboard/messages?key=x")) {
+            bus.takeReads();
+            get(viewer, page);
+            assertThat(bus.takeReads()).as(page).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aTextSearchReadsInBoundedStepsAndFindsTheOldestMatch() throws InterruptedException {
+        FailedJobs.aFailedJob(bus, "mail", "{}", "needle");
+        Thread.sleep(2);
+        int hay = 25_000;
+        List<Command.PushItem> items = new ArrayList<>();
+        for (int i = 0; i < hay; i++) {
+            items.add(new Command.PushItem("mail", null, "m" + i, "t" + i, "{}", null, null, 0, 0));
+        }
+        bus.submit(new Command.Push(items)).join();
+        Result.Popped popped = (Result.Popped) bus.submit(new Command.Pop("mail", null, FailedJobs.QUEUE_MODE, hay,
+                "lease", false, SubscriptionMode.ALL, 0, 1)).join();
+        List<Command.AckItem> acks = new ArrayList<>();
+        for (Result.Delivery delivery : popped.messages()) {
+            acks.add(new Command.AckItem(delivery.transactionId(), delivery.partitionId(), AckStatus.DLQ, "hay",
+                    FailedJobs.QUEUE_MODE, delivery.leaseId(), 0));
+        }
+        bus.submit(new Command.Ack(acks)).join();
+        assertThat(failedCount()).isEqualTo(hay + 1);
+
+        bus.takeReads();
+        get(admin, "/dashboard/failed-jobs?q=needle");
+        assertThat((List<?>) views.last().get("jobs")).extracting(row -> ((FailedJob) row).error())
+                .containsExactly("needle");
+        assertThat(views.last().get("total")).isEqualTo(1L);
+        assertThat(bus.takeReads()).as("the log time, then at least three bounded steps for the page and three "
+                + "for its count").isGreaterThanOrEqualTo(7);
     }
 
     @Test
