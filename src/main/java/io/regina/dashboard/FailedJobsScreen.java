@@ -1,10 +1,12 @@
 package io.regina.dashboard;
 
+import io.regina.queue.BrokerView;
 import io.regina.queue.Command;
 import io.regina.queue.CommandBus;
 import io.regina.queue.FailedJob;
+import io.regina.queue.FailedJobSearch;
 import io.regina.queue.FailedJobSelector;
-import io.regina.queue.FailedJobTable;
+import io.regina.queue.FailedJobs;
 import io.regina.queue.Result;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -28,6 +30,9 @@ import java.util.List;
  * <p>"Retry / forget all N matching" act on exactly the rows the confirmation counted: the forms carry
  * the search, the log time the count was read at ({@code asOf}: rows failing later never match) and
  * the count itself, and the action refuses when the search no longer matches that many rows.
+ *
+ * <p>A page is one read of the state, except a text search: it reads in bounded steps
+ * ({@link FailedJobSearch}), so searching a million rows never holds back the applies.
  */
 @Controller
 class FailedJobsScreen {
@@ -45,8 +50,11 @@ class FailedJobsScreen {
         this.payloads = payloads;
     }
 
-    /** One read of the page and the log time it reflects, so the count and asOf agree. */
-    record Listing(FailedJobTable.Page page, long asOf) { }
+    /** The page and the log time it reflects, so that the count and asOf agree. */
+    record Listing(FailedJobs.Page page, long asOf) { }
+
+    /** A failed job and whether the row it was retried from is still in the table. */
+    private record Detail(FailedJob job, boolean parentKnown) { }
 
     @GetMapping(DashboardRoutes.FAILED_JOBS)
     String list(@RequestParam(required = false) String queue, @RequestParam(required = false) String q,
@@ -66,9 +74,7 @@ class FailedJobsScreen {
             filter = new FailedJobFilter(null, null, 0, 0);
         }
         int size = Math.max(1, Math.min(MAX_LIMIT, limit));
-        FailedJobFilter search = filter;
-        Listing listing = bus.read(s -> new Listing(s.failedJobs().list(search.queue(), search.text(), search.from(),
-                search.to(), size, cursor), s.lastAppliedTime()));
+        Listing listing = listing(filter, size, cursor);
         model.addAttribute("filter", filter);
         model.addAttribute("page", listing.page());
         model.addAttribute("jobs", listing.page().items());
@@ -80,18 +86,36 @@ class FailedJobsScreen {
         return "failed-jobs/list";
     }
 
+    /**
+     * Without text, one read. A text search reads in bounded steps over the rows that had failed when
+     * it began, so its count is the one that the "all matching" confirmation counts again.
+     */
+    private Listing listing(FailedJobFilter filter, int size, String cursor) {
+        if (filter.text() == null) {
+            return bus.read(s -> new Listing(s.failedJobs().list(filter.queue(), null, filter.from(), filter.to(),
+                    size, cursor), s.lastAppliedTime()));
+        }
+        long asOf = bus.read(BrokerView::lastAppliedTime);
+        FailedJobFilter until = filter.asOf(asOf);
+        return new Listing(FailedJobSearch.page(bus::read, until.queue(), until.text(), until.from(), until.to(), size,
+                cursor), asOf);
+    }
+
     @GetMapping(DashboardRoutes.FAILED_JOB)
     String show(@PathVariable String uuid, Model model, ServerWebExchange exchange) {
-        FailedJob job = bus.read(s -> s.failedJobs().get(uuid));
-        if (job == null) {
+        Detail detail = bus.read(s -> {
+            FailedJob job = s.failedJobs().get(uuid);
+            return job == null ? null
+                    : new Detail(job, job.retryOf() != null && s.failedJobs().get(job.retryOf()) != null);
+        });
+        if (detail == null) {
             return Notices.redirect(exchange, DashboardRoutes.FAILED_JOBS,
                     "Failed job " + uuid + " is gone: it was retried or forgotten");
         }
-        boolean parentKnown = job.retryOf() != null && bus.read(s -> s.failedJobs().get(job.retryOf()) != null);
         model.addAttribute("screen", "failed-jobs");
-        model.addAttribute("job", job);
-        model.addAttribute("payload", payloads.pretty(job.data()));
-        model.addAttribute("parentKnown", parentKnown);
+        model.addAttribute("job", detail.job());
+        model.addAttribute("payload", payloads.pretty(detail.job().data()));
+        model.addAttribute("parentKnown", detail.parentKnown());
         return "failed-jobs/detail";
     }
 
@@ -163,7 +187,8 @@ class FailedJobsScreen {
     @PostMapping(DashboardRoutes.FAILED_JOBS_FORGET_MATCHING)
     Mono<String> forgetMatching(ServerWebExchange exchange) {
         return exchange.getFormData().flatMap(form -> matching(form, exchange, (filter, expected) ->
-                forgetAll(uuids(filter, expected)).map(forgotten -> "Forgot " + forgotten
+                forgetAll(FailedJobSearch.uuids(bus::read, filter.queue(), filter.text(), filter.from(), filter.to(),
+                        expected)).map(forgotten -> "Forgot " + forgotten
                         + " failed jobs matching " + filter.describe())));
     }
 
@@ -224,8 +249,8 @@ class FailedJobsScreen {
     }
 
     private long count(FailedJobFilter filter) {
-        return bus.read(s -> s.failedJobs().list(filter.queue(), filter.text(), filter.from(), filter.to(), 1, null)
-                .total());
+        return FailedJobSearch.page(bus::read, filter.queue(), filter.text(), filter.from(), filter.to(), 1, null)
+                .total();
     }
 
     private Mono<Long> retryInSteps(FailedJobSelector selector, long sofar) {
@@ -236,20 +261,6 @@ class FailedJobsScreen {
             return step.retried() == 0 || step.remaining() == 0 ? Mono.just(sofar + step.retried())
                     : retryInSteps(selector, sofar + step.retried());
         });
-    }
-
-    /** The uuids a search matches, read page by page so that no single read holds the state long. */
-    private List<String> uuids(FailedJobFilter filter, long expected) {
-        List<String> uuids = new ArrayList<>();
-        String cursor = null;
-        do {
-            String after = cursor;
-            FailedJobTable.Page page = bus.read(s -> s.failedJobs().list(filter.queue(), filter.text(), filter.from(),
-                    filter.to(), 1000, after));
-            page.items().forEach(job -> uuids.add(job.uuid()));
-            cursor = page.nextCursor();
-        } while (cursor != null && uuids.size() < expected);
-        return uuids;
     }
 
     private Mono<Long> forgetAll(List<String> uuids) {

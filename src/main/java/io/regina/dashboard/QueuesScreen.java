@@ -1,8 +1,9 @@
 package io.regina.dashboard;
 
+import io.regina.queue.BrokerView;
 import io.regina.queue.Command;
 import io.regina.queue.CommandBus;
-import io.regina.queue.FailedJobTable;
+import io.regina.queue.FailedJobs;
 import io.regina.queue.Result;
 import io.regina.queue.Views;
 import org.springframework.http.HttpStatus;
@@ -58,38 +59,53 @@ class QueuesScreen {
         return "queues/list";
     }
 
+    /** What the queue page shows, read at one moment: partitions, the browsed one, groups, dead letters. */
+    private record QueueDetail(Views.QueueSummary summary, int offset, List<Views.PartitionView> partitions,
+                               String browsed, List<Views.MessageView> messages, List<Views.GroupSummary> groups,
+                               FailedJobs.Page deadLetters) {
+
+        /** Null when there is no such queue. */
+        static QueueDetail read(BrokerView state, String queue, int offset, String partition, long fromSeq) {
+            Views.QueueSummary summary = state.queue(queue);
+            if (summary == null) {
+                return null;
+            }
+            int from = Math.max(0, Math.min(offset, Math.max(0, summary.partitions() - 1)));
+            List<Views.PartitionView> partitions = state.partitions(queue, from, PARTITION_PAGE);
+            String browsed = partition != null && !partition.isEmpty() ? partition
+                    : partitions.isEmpty() ? null : partitions.get(0).name();
+            List<Views.MessageView> messages = browsed == null ? List.of()
+                    : state.browse(queue, browsed, fromSeq, BROWSE_LIMIT);
+            List<Views.GroupSummary> groups = new ArrayList<>();
+            for (Views.GroupSummary group : state.groups()) {
+                if (group.queue().equals(queue)) {
+                    groups.add(group);
+                }
+            }
+            return new QueueDetail(summary, from, partitions, browsed, messages, groups,
+                    state.failedJobs().list(queue, null, 0, 0, DEAD_LETTERS, null));
+        }
+    }
+
     @GetMapping(DashboardRoutes.QUEUE)
     String queue(@PathVariable String queue, @RequestParam(defaultValue = "0") int offset,
                  @RequestParam(required = false) String partition, @RequestParam(defaultValue = "0") long fromSeq,
                  Model model) {
-        Views.QueueSummary summary = bus.read(s -> s.queue(queue));
-        if (summary == null) {
+        long seq = Math.max(0, fromSeq);
+        QueueDetail detail = bus.read(s -> QueueDetail.read(s, queue, offset, partition, seq));
+        if (detail == null) {
             throw new ResponseStatusException(HttpStatus.NOT_FOUND, "No queue " + queue);
         }
-        int from = Math.max(0, Math.min(offset, Math.max(0, summary.partitions() - 1)));
-        List<Views.PartitionView> partitions = bus.read(s -> s.partitions(queue, from, PARTITION_PAGE));
-        String browsed = partition != null && !partition.isEmpty() ? partition
-                : partitions.isEmpty() ? null : partitions.get(0).name();
-        long seq = Math.max(0, fromSeq);
-        List<Views.MessageView> messages = browsed == null ? List.of()
-                : bus.read(s -> s.browse(queue, browsed, seq, BROWSE_LIMIT));
-        List<Views.GroupSummary> groups = new ArrayList<>();
-        for (Views.GroupSummary group : bus.read(s -> s.groups())) {
-            if (group.queue().equals(queue)) {
-                groups.add(group);
-            }
-        }
-        FailedJobTable.Page deadLetters = bus.read(s -> s.failedJobs().list(queue, null, 0, 0, DEAD_LETTERS, null));
         model.addAttribute("screen", "queues");
-        model.addAttribute("queue", summary);
-        model.addAttribute("offset", from);
+        model.addAttribute("queue", detail.summary());
+        model.addAttribute("offset", detail.offset());
         model.addAttribute("pageSize", PARTITION_PAGE);
-        model.addAttribute("partitions", partitions);
-        model.addAttribute("groups", groups);
-        model.addAttribute("browsed", browsed);
+        model.addAttribute("partitions", detail.partitions());
+        model.addAttribute("groups", detail.groups());
+        model.addAttribute("browsed", detail.browsed());
         model.addAttribute("fromSeq", seq);
-        model.addAttribute("messages", messages);
-        model.addAttribute("deadLetters", deadLetters);
+        model.addAttribute("messages", detail.messages());
+        model.addAttribute("deadLetters", detail.deadLetters());
         model.addAttribute("payloads", payloads);
         return "queues/detail";
     }

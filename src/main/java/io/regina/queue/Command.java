@@ -89,7 +89,29 @@ public sealed interface Command {
      * and {@code availableAt} (epoch ms, 0 for none) defer delivery.
      */
     record PushItem(String queue, String partition, String messageId, String transactionId, String payload,
-                    String traceId, String producerSub, long delayMs, long availableAt) { }
+                    String traceId, String producerSub, long delayMs, long availableAt) {
+
+        /**
+         * Writes every field in declaration order: the layout of a push in log entries (after its
+         * presence byte) and of the snapshot's buffered pushes, both frozen.
+         */
+        public void writeTo(StateWriter out) {
+            out.writeString(queue);
+            out.writeString(partition);
+            out.writeString(messageId);
+            out.writeString(transactionId);
+            out.writeString(payload);
+            out.writeString(traceId);
+            out.writeString(producerSub);
+            out.writeLong(delayMs);
+            out.writeLong(availableAt);
+        }
+
+        public static PushItem readFrom(StateReader in) {
+            return new PushItem(in.readString(), in.readString(), in.readString(), in.readString(), in.readString(),
+                    in.readString(), in.readString(), in.readLong(), in.readLong());
+        }
+    }
 
     /**
      * Claim ready partitions under a new lease. {@code partition} null is a wildcard pop;

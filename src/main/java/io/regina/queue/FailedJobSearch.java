@@ -36,8 +36,32 @@ public final class FailedJobSearch {
         if (text == null) {
             return reader.read(view -> view.failedJobs().list(queue, null, from, to, limit, cursor));
         }
-        return search(step -> reader.read(view -> step.apply(view.failedJobs())), queue, text, from, to, limit,
-                cursor);
+        return search(steps(reader), queue, text, from, to, limit, cursor);
+    }
+
+    /**
+     * The uuids of up to {@code limit} rows matching the filter ({@code text} may be null), newest
+     * first, read in bounded steps: the rows a bulk operation over a search then acts on one by one.
+     */
+    public static List<String> uuids(Reader reader, String queue, String text, long from, long to, long limit) {
+        Steps steps = steps(reader);
+        List<String> uuids = new ArrayList<>();
+        String after = null;
+        while (uuids.size() < limit) {
+            String resume = after;
+            int wanted = (int) Math.min(STEP_ROWS, limit - uuids.size());
+            FailedJobs.Scan step = steps.run(t -> t.scan(queue, text, from, to, resume, STEP_ROWS, wanted));
+            step.matches().forEach(job -> uuids.add(job.uuid()));
+            if (step.exhausted()) {
+                break;
+            }
+            after = step.last();
+        }
+        return uuids;
+    }
+
+    private static Steps steps(Reader reader) {
+        return step -> reader.read(view -> step.apply(view.failedJobs()));
     }
 
     /**

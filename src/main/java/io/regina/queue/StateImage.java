@@ -25,7 +25,7 @@ final class StateImage {
         out.writeBoolean(state.popMaintenanceMode);
         out.writeInt(state.buffered.size());
         for (Command.PushItem item : state.buffered) {
-            writePushItem(out, item);
+            item.writeTo(out);
         }
         out.writeInt(state.groupSubscriptions.size());
         state.groupSubscriptions.forEach((group, at) -> {
@@ -157,7 +157,7 @@ final class StateImage {
         state.maintenanceMode = in.readBoolean();
         state.popMaintenanceMode = in.readBoolean();
         for (int i = in.readInt(); i > 0; i--) {
-            state.buffered.add(readPushItem(in));
+            state.buffered.add(Command.PushItem.readFrom(in));
         }
         for (int i = in.readInt(); i > 0; i--) {
             state.groupSubscriptions.put(in.readString(), in.readLong());
@@ -262,23 +262,6 @@ final class StateImage {
                 group.ready.add(group.cursors.get(in.readString()));
             }
         }
-    }
-
-    private static void writePushItem(StateWriter out, Command.PushItem item) {
-        out.writeString(item.queue());
-        out.writeString(item.partition());
-        out.writeString(item.messageId());
-        out.writeString(item.transactionId());
-        out.writeString(item.payload());
-        out.writeString(item.traceId());
-        out.writeString(item.producerSub());
-        out.writeLong(item.delayMs());
-        out.writeLong(item.availableAt());
-    }
-
-    private static Command.PushItem readPushItem(StateReader in) {
-        return new Command.PushItem(in.readString(), in.readString(), in.readString(), in.readString(),
-                in.readString(), in.readString(), in.readString(), in.readLong(), in.readLong());
     }
 
     private static void writeLongs(StateWriter out, List<Long> values) {

@@ -169,24 +169,12 @@ final class CommandCodec {
 
     private static void writePushItem(ByteSink out, Command.PushItem item) {
         if (out.writePresence(item)) {
-            out.writeString(item.queue());
-            out.writeString(item.partition());
-            out.writeString(item.messageId());
-            out.writeString(item.transactionId());
-            out.writeString(item.payload());
-            out.writeString(item.traceId());
-            out.writeString(item.producerSub());
-            out.writeLong(item.delayMs());
-            out.writeLong(item.availableAt());
+            item.writeTo(out);
         }
     }
 
     private static Command.PushItem readPushItem(ByteSource in) {
-        if (!in.readPresence("push item")) {
-            return null;
-        }
-        return new Command.PushItem(in.readString(), in.readString(), in.readString(), in.readString(),
-                in.readString(), in.readString(), in.readString(), in.readLong(), in.readLong());
+        return in.readPresence("push item") ? Command.PushItem.readFrom(in) : null;
     }
 
     private static void writeAckItem(ByteSink out, Command.AckItem item) {

@@ -37,7 +37,10 @@ import java.util.TreeMap;
  *   <li><b>FIFO</b>: a pop delivers the oldest deliverable entries of each partition it claims, a
  *       full batch when that many wait, and finds a ready partition whenever one exists;</li>
  *   <li><b>snapshot</b>: writing and reading the state gives the same bytes, and the copy answers
- *       the following commands exactly as the original.</li>
+ *       the following commands exactly as the original;</li>
+ *   <li><b>state table</b>: every move the model makes of a message (which the state's answers just
+ *       confirmed) is one that {@link MessageState#transition} allows, and every move the state makes
+ *       passes it too (a refused move throws inside apply).</li>
  * </ul>
  * Run one seed with {@code -Dsim.seed=N}; a failure names its seed and step.
  */
@@ -63,8 +66,6 @@ class BrokerSimulationTest {
         System.out.printf("simulation: %d seeds x %d steps in %d ms%n", SEEDS, STEPS,
                 (System.nanoTime() - started) / 1_000_000);
     }
-
-    enum State { PENDING, DELAYED, LEASED, CONSUMED, FAILED, FORGOTTEN }
 
     /** One entry of a partition's log in the model; a release or retry adds another for the same message. */
     static final class Entry {
@@ -96,7 +97,7 @@ class BrokerSimulationTest {
         final String id;
         final String tx;
         final String partition;
-        State state;
+        MessageState state;
         Entry entry;
         int attempts;
         ClaimModel claim;
@@ -108,6 +109,19 @@ class BrokerSimulationTest {
             this.id = id;
             this.tx = tx;
             this.partition = partition;
+        }
+
+        /**
+         * The model's every move of a message after its birth: only along {@link MessageState}'s table,
+         * so a model (and a broker it agrees with) that makes a move the table refuses fails the run.
+         */
+        void moveTo(MessageState to) {
+            try {
+                state = MessageState.transition(state, to);
+            } catch (IllegalStateException refused) {
+                throw new AssertionError("the model moved " + this + " to " + to + ": " + refused.getMessage(),
+                        refused);
+            }
         }
 
         @Override
@@ -328,8 +342,8 @@ class BrokerSimulationTest {
                 QueueModel queue = queueOfEntry(entry);
                 queue.logs.get(entry.partition).add(entry);
                 for (Msg msg : queue.byId.getOrDefault(entry.msgId, List.of())) {
-                    if (msg.entry == entry && msg.state == State.DELAYED) {
-                        msg.state = State.PENDING;
+                    if (msg.entry == entry && msg.state == MessageState.DELAYED) {
+                        msg.moveTo(MessageState.PENDING);
                     }
                 }
             }
@@ -361,7 +375,7 @@ class BrokerSimulationTest {
             QueueModel queue = queues.get(claim.lease.queue);
             for (String id : claim.unresolved) {
                 Msg msg = queue.msg(claim.lease.group, id);
-                msg.state = State.PENDING;
+                msg.moveTo(MessageState.PENDING);
                 msg.claim = null;
             }
             claims.remove(cursorKey(claim.lease.queue, claim.lease.group, claim.partition));
@@ -442,8 +456,8 @@ class BrokerSimulationTest {
                 for (Msg other : queue.byTransaction.getOrDefault(partition + "\u0000" + item.transactionId(),
                         List.of())) {
                     check(!(other.tx.equals(item.transactionId()) && other.partition.equals(partition)
-                                    && (keepsEverything || other.state == State.PENDING || other.state == State.LEASED
-                                    || other.state == State.DELAYED)),
+                                    && (keepsEverything || other.state == MessageState.PENDING
+                                    || other.state == MessageState.LEASED || other.state == MessageState.DELAYED)),
                             "transactionId " + item.transactionId() + " queued again while " + other + " is stored");
                 }
                 long dueAt = item.delayMs() > 0 ? clock.now() + item.delayMs() : 0;
@@ -453,7 +467,7 @@ class BrokerSimulationTest {
                 for (String group : queue.groups) {
                     Msg msg = new Msg(queue.name, group, item.messageId(), item.transactionId(), partition);
                     msg.entry = entry;
-                    msg.state = dueAt > 0 ? State.DELAYED : State.PENDING;
+                    msg.state = dueAt > 0 ? MessageState.DELAYED : MessageState.PENDING;
                     queue.msgs.put(group + "\u0000" + msg.id, msg);
                     queue.byTransaction.computeIfAbsent(partition + "\u0000" + msg.tx, k -> new ArrayList<>()).add(msg);
                     perGroup.add(msg);
@@ -471,7 +485,7 @@ class BrokerSimulationTest {
                     continue;
                 }
                 Msg msg = queue.msg(group, entry.msgId);
-                if (msg != null && msg.entry == entry && msg.state == State.PENDING) {
+                if (msg != null && msg.entry == entry && msg.state == MessageState.PENDING) {
                     found.add(msg);
                 }
             }
@@ -556,9 +570,9 @@ class BrokerSimulationTest {
                             + delivery.attempts());
                     msg.attempts = delivery.attempts();
                     if (claim == null) {
-                        msg.state = State.CONSUMED;
+                        msg.moveTo(MessageState.CONSUMED);
                     } else {
-                        msg.state = State.LEASED;
+                        msg.moveTo(MessageState.LEASED);
                         msg.claim = claim;
                         claim.all.add(msg.id);
                         claim.unresolved.add(msg.id);
@@ -666,7 +680,7 @@ class BrokerSimulationTest {
                         || Objects.equals(outcome.error(), "Message not found"), what);
                 return;
             }
-            if (resolvedHere || (inHandedBack && msg.state != State.PENDING)) {
+            if (resolvedHere || (inHandedBack && msg.state != MessageState.PENDING)) {
                 if (!outcome.success()) {
                     // In a queue-mode-only queue the resolved entry may be gone, or its tx now names its copy.
                     check(queue.name.equals(JOBS), what + ": a resolved message is stored, its ack is a no-op");
@@ -679,7 +693,7 @@ class BrokerSimulationTest {
             ClaimModel claim = inClaim ? live : null;
             switch (item.status()) {
                 case COMPLETED -> {
-                    msg.state = State.CONSUMED;
+                    msg.moveTo(MessageState.CONSUMED);
                     resolve(claim, msg, outcome, what);
                 }
                 case DLQ -> {
@@ -745,7 +759,7 @@ class BrokerSimulationTest {
         }
 
         void fail(Msg msg, List<Msg> newlyFailed) {
-            msg.state = State.FAILED;
+            msg.moveTo(MessageState.FAILED);
             msg.claim = null;
             newlyFailed.add(msg);
         }
@@ -753,7 +767,7 @@ class BrokerSimulationTest {
         void release(QueueModel queue, Msg msg, long delayMs) {
             long dueAt = delayMs > 0 ? clock.now() + delayMs : 0;
             msg.entry = newEntry(queue, msg.id, msg.tx, msg.partition, msg.group, dueAt);
-            msg.state = dueAt > 0 ? State.DELAYED : State.PENDING;
+            msg.moveTo(dueAt > 0 ? MessageState.DELAYED : MessageState.PENDING);
             msg.claim = null;
         }
 
@@ -875,10 +889,10 @@ class BrokerSimulationTest {
                 count++;
                 QueueModel queue = queues.get(row.queue());
                 Msg msg = queue.msg(row.consumerGroup(), row.messageId());
-                check(msg.state == State.FAILED && uuid.equals(msg.failedUuid), "retried row " + uuid + " but "
+                check(msg.state == MessageState.FAILED && uuid.equals(msg.failedUuid), "retried row " + uuid + " but "
                         + msg + " has row " + msg.failedUuid);
                 msg.entry = newEntry(queue, msg.id, msg.tx, row.partition(), msg.group, 0);
-                msg.state = State.PENDING;
+                msg.moveTo(MessageState.PENDING);
                 msg.attempts = 0;
                 msg.failedUuid = null;
             }
@@ -901,7 +915,7 @@ class BrokerSimulationTest {
             for (QueueModel queue : queues.values()) {
                 for (Msg msg : queue.msgs.values()) {
                     if (uuid.equals(msg.failedUuid)) {
-                        msg.state = State.FORGOTTEN;
+                        msg.moveTo(MessageState.FORGOTTEN);
                         msg.failedUuid = null;
                     }
                 }
@@ -938,13 +952,13 @@ class BrokerSimulationTest {
             }
             for (QueueModel queue : queues.values()) {
                 for (Msg msg : queue.msgs.values()) {
-                    if (msg.state == State.FAILED) {
+                    if (msg.state == MessageState.FAILED) {
                         failedInModel++;
                         FailedJob row = rows.get(msg.failedUuid);
                         check(row != null && row.messageId().equals(msg.id) && row.consumerGroup().equals(msg.group),
                                 "no failed-job row for " + msg);
                     }
-                    if (msg.state == State.LEASED) {
+                    if (msg.state == MessageState.LEASED) {
                         check(msg.claim != null && !msg.claim.dropped,
                                 "model: leased without a live claim " + msg);
                     }
