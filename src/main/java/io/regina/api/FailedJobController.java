@@ -144,28 +144,27 @@ class FailedJobController {
         long fromMs = Times.parse(from, "from");
         long toMs = Times.parse(to, "to");
         String queueName = queue == null || queue.isEmpty() ? null : queue;
+        // The total needs every row of the range: walked a page per read, so no read holds the apply lock
+        // for more than a page. The cursor only moves to older rows; rows failing meanwhile are not counted.
         List<DlqMessage> messages = new ArrayList<>();
-        long total = broker.read(s -> {
-            long matched = 0;
-            String cursor = null;
-            while (true) {
-                FailedJobTable.Page page = s.failedJobs().list(queueName, null, fromMs, toMs, 1000, cursor);
-                for (FailedJob row : page.items()) {
-                    if ((consumerGroup != null && !consumerGroup.equals(row.consumerGroup()))
-                            || (partition != null && !partition.equals(row.partition()))) {
-                        continue;
-                    }
-                    if (matched >= offset && messages.size() < limit) {
-                        messages.add(dlqMessage(row));
-                    }
-                    matched++;
+        long total = 0;
+        String cursor = null;
+        do {
+            String after = cursor;
+            FailedJobTable.Page page = broker.read(s -> s.failedJobs().list(queueName, null, fromMs, toMs, 1000,
+                    after));
+            for (FailedJob row : page.items()) {
+                if ((consumerGroup != null && !consumerGroup.equals(row.consumerGroup()))
+                        || (partition != null && !partition.equals(row.partition()))) {
+                    continue;
                 }
-                if (page.nextCursor() == null) {
-                    return matched;
+                if (total >= offset && messages.size() < limit) {
+                    messages.add(dlqMessage(row));
                 }
-                cursor = page.nextCursor();
+                total++;
             }
-        });
+            cursor = page.nextCursor();
+        } while (cursor != null);
         return new FailedJobBodies.DlqPage(messages, new FailedJobBodies.Pagination(limit, offset), total);
     }
 
