@@ -33,6 +33,8 @@ final class ByteSink implements StateWriter {
     private long filledBytes;
     private byte[] buf;
     private int size;
+    /** A thread's scratch sink: its array is reused, so it is never handed out. */
+    private boolean scratch;
 
     ByteSink() {
         this(256);
@@ -48,6 +50,27 @@ final class ByteSink implements StateWriter {
         this.filled = chunked ? new ArrayList<>() : List.of();
         this.filledLengths = chunked ? new ArrayList<>() : List.of();
         this.buf = new byte[capacity];
+    }
+
+    /** A scratch array sink per thread, for encodings that end in {@link #toByteArray()} (one exact copy). */
+    private static final ThreadLocal<ByteSink> SCRATCH = ThreadLocal.withInitial(() -> new ByteSink(4096));
+    /** A scratch sink that grew past this is not kept for the thread's next encoding. */
+    private static final int SCRATCH_KEPT = 1 << 16;
+
+    /**
+     * This thread's scratch sink, empty: an entry, a command or a reply is encoded into one array that
+     * stays with the thread, then copied out once at its exact size, instead of a new array that grows by
+     * doubling. The caller must take {@link #toByteArray()} before it encodes anything else.
+     */
+    static ByteSink scratch() {
+        ByteSink sink = SCRATCH.get();
+        if (sink.buf.length > SCRATCH_KEPT) {
+            sink = new ByteSink(4096);
+            SCRATCH.set(sink);
+        }
+        sink.scratch = true;
+        sink.size = 0;
+        return sink;
     }
 
     /** A sink of 1 MB chunks, for images of any size. */
@@ -111,11 +134,32 @@ final class ByteSink implements StateWriter {
             writeByte(0);
             return;
         }
+        int length = value.length();
+        if (!chunked && isAscii(value, length)) {
+            // ASCII (ids, names, most payloads) is its own UTF-8: written char by char, no byte[] in between
+            ensure(5 + length);
+            buf[size++] = 1;
+            writeInt(length);
+            for (int i = 0; i < length; i++) {
+                buf[size + i] = (byte) value.charAt(i);
+            }
+            size += length;
+            return;
+        }
         byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
         ensure(5);
         buf[size++] = 1;
         writeInt(bytes.length);
         writeBytes(bytes, 0, bytes.length);
+    }
+
+    private static boolean isAscii(String value, int length) {
+        for (int i = 0; i < length; i++) {
+            if (value.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
     }
 
     void writeBytes(byte[] bytes, int offset, int length) {
@@ -164,7 +208,7 @@ final class ByteSink implements StateWriter {
         if (chunked) {
             throw new IllegalStateException("a chunked sink is read with writeTo");
         }
-        return size == buf.length ? buf : Arrays.copyOf(buf, size);
+        return size == buf.length && !scratch ? buf : Arrays.copyOf(buf, size);
     }
 
     /** Writes the content to {@code out}, also feeding {@code checksum} when it is not null. */

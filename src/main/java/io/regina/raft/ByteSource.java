@@ -23,6 +23,9 @@ import java.util.function.Function;
 final class ByteSource implements StateReader {
 
     private static final int WINDOW = 1 << 16;
+    /** Strings up to this size are checked for ASCII in a per-thread scratch array, not a new one. */
+    private static final int SCRATCH_BYTES = 1 << 16;
+    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[SCRATCH_BYTES]);
 
     private final String what;
     /** The channel the window is refilled from, or null when the whole input is in {@link #in}. */
@@ -33,7 +36,6 @@ final class ByteSource implements StateReader {
     /** Bytes consumed before the window's start. */
     private long consumed;
     private CharsetDecoder utf8;
-    private byte[] scratch;
 
     ByteSource(ByteBuffer in, String what) {
         this.in = in.slice();
@@ -150,9 +152,9 @@ final class ByteSource implements StateReader {
      * The string of {@code bytes} when they are all ASCII (ids, names and most payloads), without the
      * strict decoder's buffers; null otherwise, leaving {@code bytes} unread. ASCII is valid UTF-8 and
      * decodes the same as Latin-1. Ratis hands out read-only buffers, which show no array: their bytes
-     * are copied once into a scratch array.
+     * are copied once into this thread's scratch array.
      */
-    private String ascii(ByteBuffer bytes) {
+    private static String ascii(ByteBuffer bytes) {
         byte[] array;
         int from;
         int length = bytes.remaining();
@@ -160,11 +162,8 @@ final class ByteSource implements StateReader {
             array = bytes.array();
             from = bytes.arrayOffset() + bytes.position();
         } else {
-            if (scratch == null || scratch.length < length) {
-                scratch = new byte[Math.max(length, 256)];
-            }
-            bytes.get(bytes.position(), scratch, 0, length);
-            array = scratch;
+            array = length <= SCRATCH_BYTES ? SCRATCH.get() : new byte[length];
+            bytes.get(bytes.position(), array, 0, length);
             from = 0;
         }
         for (int i = from, to = from + length; i < to; i++) {

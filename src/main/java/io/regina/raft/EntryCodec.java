@@ -41,7 +41,7 @@ public final class EntryCodec {
 
     /** Encodes one command (op code and fields, no version): the unit the group committer batches. */
     public static byte[] encodeCommand(Command command) {
-        ByteSink out = new ByteSink();
+        ByteSink out = ByteSink.scratch();
         CommandCodec.write(out, command);
         return out.toByteArray();
     }
@@ -84,7 +84,7 @@ public final class EntryCodec {
 
     /** A log entry: the leader's {@code now} and the commands in order. */
     public static byte[] encodeEntry(long now, List<Command> commands) {
-        ByteSink out = new ByteSink();
+        ByteSink out = ByteSink.scratch();
         out.writeByte(VERSION);
         out.writeLong(now);
         out.writeInt(commands.size());
@@ -123,7 +123,7 @@ public final class EntryCodec {
     }
 
     public static byte[] encodeResults(List<Result> results) {
-        ByteSink out = new ByteSink();
+        ByteSink out = ByteSink.scratch();
         out.writeByte(VERSION);
         out.writeInt(results.size());
         for (Result r : results) {

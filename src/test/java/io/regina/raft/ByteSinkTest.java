@@ -1,0 +1,43 @@
+package io.regina.raft;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ByteSinkTest {
+
+    @Test
+    void aScratchEncodingIsCopiedOutSoTheNextEncodingOnTheThreadCannotChangeIt() {
+        ByteSink first = ByteSink.scratch();
+        for (int i = 0; i < 1024; i++) {
+            first.writeInt(7); // exactly the scratch array's 4096 bytes: the case a plain sink hands out as is
+        }
+        byte[] kept = first.toByteArray();
+
+        ByteSink second = ByteSink.scratch();
+        second.writeInt(9);
+        second.toByteArray();
+
+        assertThat(kept).hasSize(4096);
+        assertThat(ByteBuffer.wrap(kept).getInt(4092)).isEqualTo(7);
+        assertThat(ByteBuffer.wrap(kept).getInt(0)).isEqualTo(7);
+    }
+
+    @Test
+    void asciiAndOtherStringsRoundTripThroughTheirFastAndStrictPaths() {
+        String[] strings = {"", "order-424242", "x".repeat(70_000), "Zoë – 東京 🚀", "mixed ascii then é"};
+        ByteSink out = ByteSink.scratch();
+        for (String s : strings) {
+            out.writeString(s);
+        }
+        byte[] bytes = out.toByteArray();
+        ByteSource readOnly = new ByteSource(ByteBuffer.wrap(bytes).asReadOnlyBuffer(), "test");
+        ByteSource heap = new ByteSource(ByteBuffer.wrap(bytes), "test");
+        for (String s : strings) {
+            assertThat(readOnly.readString()).isEqualTo(s);
+            assertThat(heap.readString()).isEqualTo(s);
+        }
+    }
+}
