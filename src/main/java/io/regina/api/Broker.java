@@ -7,7 +7,6 @@ import io.regina.queue.Result;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -18,7 +17,6 @@ import java.util.function.Supplier;
 /** The controllers' view of the {@link CommandBus}: reactive, bounded in time, rejections as 4xx. */
 @Component
 class Broker {
-    private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(20);
 
     private final CommandBus bus;
 
@@ -52,7 +50,10 @@ class Broker {
         return result;
     }
 
-    /** The future's outcome, delivered on the subscriber's event loop, within the commit timeout. */
+    /**
+     * The future's outcome, delivered on the subscriber's event loop. The commit timeout is the bus's
+     * ({@code GroupCommitter.expire}): one periodic check, not a timer per request.
+     */
     private static <T> Mono<T> resumed(Supplier<CompletableFuture<T>> submission) {
         return Mono.<T>create(sink -> {
             Executor resume = EventLoops.current();
@@ -65,7 +66,7 @@ class Broker {
                     resume.execute(() -> sink.success(value));
                 }
             });
-        }).timeout(COMMIT_TIMEOUT);
+        });
     }
 
     <T> T read(Function<BrokerView, T> query) {

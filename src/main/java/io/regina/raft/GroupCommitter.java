@@ -5,15 +5,18 @@ import io.regina.queue.Rejection;
 import io.regina.queue.Result;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,15 +61,18 @@ public final class GroupCommitter implements AutoCloseable {
      * What one caller submitted: one command, or several that travel in one entry, back to back. Its
      * future completes with their results in order.
      */
-    private record Pending(byte[][] commands, long bytes, CompletableFuture<List<Result>> future) {
+    private record Pending(byte[][] commands, long bytes, long submittedAt, CompletableFuture<List<Result>> future) {
         static Pending of(byte[][] commands) {
             long bytes = 0;
             for (byte[] c : commands) {
                 bytes += c.length;
             }
-            return new Pending(commands, bytes, new CompletableFuture<>());
+            return new Pending(commands, bytes, System.nanoTime(), new CompletableFuture<>());
         }
     }
+
+    /** How long a caller waits for its commands to be answered before it is told they were not, in time. */
+    public static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(20);
 
     private final EntrySender sender;
     private final RaftMetrics metrics;
@@ -205,6 +211,38 @@ public final class GroupCommitter implements AutoCloseable {
         for (Pending p : batch) {
             p.future().completeExceptionally(cause);
         }
+    }
+
+    /**
+     * Fails, with a {@link TimeoutException}, what was submitted more than {@link #COMMIT_TIMEOUT} before
+     * {@code nowNanos} and is not answered yet (an entry in flight, or commands still queued), and sends what
+     * may go out in their place; a late reply for such an entry is dropped. One periodic call instead of a
+     * timer per request. The commands may still be applied later: the caller was told "not in time", never
+     * "not done".
+     */
+    public void expire(long nowNanos) {
+        long timeout = COMMIT_TIMEOUT.toNanos();
+        List<Pending> expired = new ArrayList<>();
+        List<List<Pending>> next;
+        synchronized (this) {
+            for (Iterator<List<Pending>> it = inflight.iterator(); it.hasNext(); ) {
+                List<Pending> batch = it.next();
+                if (nowNanos - batch.get(0).submittedAt() > timeout) {
+                    expired.addAll(batch);
+                    it.remove();
+                }
+            }
+            while (!queue.isEmpty() && nowNanos - queue.peek().submittedAt() > timeout) {
+                expired.add(queue.poll());
+            }
+            next = expired.isEmpty() || closed ? List.of() : takeBatches();
+        }
+        if (!expired.isEmpty()) {
+            TimeoutException late = new TimeoutException("not committed within " + COMMIT_TIMEOUT.toSeconds() + " s");
+            LOG.warn("{} submission(s) not committed within {} s", expired.size(), COMMIT_TIMEOUT.toSeconds());
+            expired.forEach(p -> p.future().completeExceptionally(late));
+        }
+        next.forEach(this::send);
     }
 
     /** Entries sent and not answered yet. */

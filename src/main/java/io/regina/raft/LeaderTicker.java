@@ -40,18 +40,22 @@ final class LeaderTicker implements AutoCloseable {
         this.executor = executor;
     }
 
-    /** Starts looking for due ticks, unless ticks are disabled (interval 0). */
+    /**
+     * Starts looking for due ticks (unless ticks are disabled, interval 0) and for submissions not
+     * committed in time ({@link GroupCommitter#expire}), which every node does.
+     */
     void start() {
-        if (settings.tickIntervalMs() > 0) {
-            long check = Math.min(TIMER_CHECK_MS, settings.tickIntervalMs());
-            executor.scheduleWithFixedDelay(this::tick, check, check, TimeUnit.MILLISECONDS);
-        }
+        long check = settings.tickIntervalMs() > 0 ? Math.min(TIMER_CHECK_MS, settings.tickIntervalMs())
+                : TIMER_CHECK_MS;
+        executor.scheduleWithFixedDelay(this::tick, check, check, TimeUnit.MILLISECONDS);
     }
 
     private void tick() {
         try {
+            committer.expire(System.nanoTime());
             RaftServer.Division d = local.division();
-            if (local.isClosing() || d == null || !d.getInfo().isLeader() || !lastTick.isDone()) {
+            if (settings.tickIntervalMs() <= 0 || local.isClosing() || d == null || !d.getInfo().isLeader()
+                    || !lastTick.isDone()) {
                 return;
             }
             long now = System.currentTimeMillis();

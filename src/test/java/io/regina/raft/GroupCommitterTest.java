@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.junit.jupiter.api.Test;
 
@@ -152,6 +153,27 @@ class GroupCommitterTest {
         assertThat(sent.get(0)).hasSize(3);
         answer(0);
         assertThat(together.get(10, TimeUnit.SECONDS)).hasSize(3);
+    }
+
+    @Test
+    void submissionsNotAnsweredInTimeFailWithATimeoutAndTheNextOnesGoOut() throws Exception {
+        GroupCommitter committer = committer(new GroupCommitter.Limits(1, 100, 1 << 20, 1 << 20));
+        CompletableFuture<Result> stuck = committer.submit(new Command.ClearQueue("stuck"));
+        CompletableFuture<Result> waiting = committer.submit(new Command.ClearQueue("waiting"));
+        long submitted = System.nanoTime();
+
+        committer.expire(submitted + GroupCommitter.COMMIT_TIMEOUT.toNanos() / 2);
+        assertThat(stuck).isNotDone();
+
+        committer.expire(submitted + GroupCommitter.COMMIT_TIMEOUT.toNanos() + 1_000_000_000L);
+        assertThatThrownBy(() -> stuck.get(1, TimeUnit.SECONDS)).hasCauseInstanceOf(TimeoutException.class);
+        assertThatThrownBy(() -> waiting.get(1, TimeUnit.SECONDS)).hasCauseInstanceOf(TimeoutException.class);
+
+        CompletableFuture<Result> later = committer.submit(new Command.ClearQueue("later"));
+        assertThat(sent).as("the stuck entry's slot is free again").hasSize(2);
+        answer(0); // the stuck entry's late answer changes nothing
+        answer(1);
+        assertThat(((Result.Cleared) later.get(10, TimeUnit.SECONDS)).queue()).isEqualTo("later");
     }
 
     @Test
