@@ -4,6 +4,7 @@ import io.regina.dashboard.DashboardRoutes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -31,10 +32,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Spring Security for the dashboard only. The one filter chain matches {@code /dashboard/**},
- * {@code /login} and {@code /logout}; every other path (the Queen API, {@code /health},
- * {@code /actuator/**}) matches no chain and passes through untouched: no login, no CSRF, no
- * security headers, exactly as without Spring Security.
+ * Spring Security for the dashboard. Its filter chain matches {@code /dashboard/**},
+ * {@code /login} and {@code /logout}; every other path ({@code /health}, {@code /actuator/**}, and the
+ * Queen API unless {@code regina.auth.enabled} gives it its own chain, {@link ApiSecurityConfiguration})
+ * matches no chain and passes through untouched: no login, no CSRF, no security headers, exactly as
+ * without Spring Security.
  *
  * <p>Admins may do everything; viewers may only read (every POST under {@code /dashboard} needs
  * the admin role). Every form carries a CSRF token.
@@ -71,8 +73,12 @@ public class DashboardSecurityConfiguration {
                 .build();
     }
 
-    /** Keeps Spring Security's per-request firewall off the hot Queen API paths (no chain matches them). */
+    /**
+     * Keeps Spring Security's per-request firewall off the hot Queen API paths while no chain matches them;
+     * with {@code regina.auth.enabled} the API's own chain ({@link ApiSecurityConfiguration}) must see them.
+     */
     @Bean
+    @ConditionalOnBooleanProperty(name = "regina.auth.enabled", havingValue = false, matchIfMissing = true)
     static BeanPostProcessor apiSecurityBypass() {
         return new BeanPostProcessor() {
             @Override
