@@ -126,6 +126,9 @@ class ApiAuthIT {
         HttpResponse<String> dashboard = send("GET", "/dashboard", null, "");
         assertThat(dashboard.statusCode()).isEqualTo(302);
         assertThat(dashboard.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).endsWith("/login"));
+        HttpResponse<String> root = send("GET", "/", null, "");
+        assertThat(root.statusCode()).isEqualTo(302);
+        assertThat(root.headers().firstValue("Location")).hasValue("/dashboard");
     }
 
     private static String queue() {
