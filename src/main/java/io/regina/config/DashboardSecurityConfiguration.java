@@ -4,10 +4,10 @@ import io.regina.dashboard.DashboardRoutes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.reactive.EnableWebFluxSecurity;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
@@ -74,17 +74,22 @@ public class DashboardSecurityConfiguration {
     }
 
     /**
-     * Keeps Spring Security's per-request firewall off the hot Queen API paths while no chain matches them;
-     * with {@code regina.auth.enabled} the API's own chain ({@link ApiSecurityConfiguration}) must see them.
+     * Spring Security's filter as the API needs it: a request its firewall refuses (a path with "//", "..",
+     * ";", "\\" or an encoded "/") gets the API's JSON error instead of an empty 400; and while no chain
+     * matches the hot Queen API paths, the firewall is kept off them ({@link ApiSecurityBypass}). With
+     * {@code regina.auth.enabled} the API's own chain ({@link ApiSecurityConfiguration}) must see them.
      */
     @Bean
-    @ConditionalOnBooleanProperty(name = "regina.auth.enabled", havingValue = false, matchIfMissing = true)
-    static BeanPostProcessor apiSecurityBypass() {
+    static BeanPostProcessor apiSecurityBypass(Environment environment) {
+        boolean apiSecured = environment.getProperty("regina.auth.enabled", Boolean.class, false);
         return new BeanPostProcessor() {
             @Override
             public Object postProcessAfterInitialization(Object bean, String name) {
-                return bean instanceof WebFilterChainProxy proxy && !(bean instanceof ApiSecurityBypass)
-                        ? new ApiSecurityBypass(proxy) : bean;
+                if (!(bean instanceof WebFilterChainProxy proxy) || bean instanceof ApiSecurityBypass) {
+                    return bean;
+                }
+                proxy.setExchangeRejectedHandler(new RejectedPaths());
+                return apiSecured ? proxy : new ApiSecurityBypass(proxy);
             }
         };
     }
