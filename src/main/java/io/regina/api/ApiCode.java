@@ -22,6 +22,6 @@ public enum ApiCode {
     FORBIDDEN,
     /** The request line (method, path and query) is longer than server.netty.max-initial-line-length. */
     URI_TOO_LONG,
-    /** A header, or all of them, past server.netty.max-header-size. */
+    /** A header, or all of them, past server.max-http-request-header-size. */
     HEADERS_TOO_LARGE
 }

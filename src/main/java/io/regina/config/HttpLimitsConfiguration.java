@@ -18,7 +18,7 @@ class HttpLimitsConfiguration {
                 + "server.netty.max-initial-line-length); send long values in a JSON body, not in the path or query",
                 ApiCode.URI_TOO_LONG.name()));
         byte[] headers = json.writeValueAsBytes(new ErrorResponse("The request headers are too large (see "
-                + "server.netty.max-header-size)", ApiCode.HEADERS_TOO_LARGE.name()));
+                + "server.max-http-request-header-size)", ApiCode.HEADERS_TOO_LARGE.name()));
         return server -> server.doOnChannelInit((observer, channel, remote) -> {
             if (channel.pipeline().get(NettyPipeline.HttpCodec) != null) {
                 channel.pipeline().addAfter(NettyPipeline.HttpCodec, OversizeRequests.NAME,

@@ -50,7 +50,7 @@ class RequestLimitsIT {
         assertThat(answer).startsWith("HTTP/1.1 431 ");
         JsonNode body = body(answer);
         assertThat(body.path("code").asString()).isEqualTo("HEADERS_TOO_LARGE");
-        assertThat(body.path("error").asString()).contains("server.netty.max-header-size");
+        assertThat(body.path("error").asString()).contains("server.max-http-request-header-size");
     }
 
     @Test
