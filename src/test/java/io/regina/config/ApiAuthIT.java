@@ -32,14 +32,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * JWT auth on the API against the running broker (real Ratis): tokens signed here with the node's HS256
- * secret, as an identity provider would; the hot functional routes (push, pop, ack) and the annotated
+ * secret, as an identity provider would, and checked for issuer and audience; the hot functional routes (push, pop, ack) and the annotated
  * controllers behind the same chain; the open paths and the dashboard's own login untouched.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "regina.auth.enabled=true",
-        "regina.auth.secret=" + ApiAuthIT.SECRET})
+        "regina.auth.secret=" + ApiAuthIT.SECRET,
+        "regina.auth.issuer=" + ApiAuthIT.ISSUER,
+        "regina.auth.audience=regina"})
 class ApiAuthIT {
     static final String SECRET = "a-test-secret-of-at-least-32-bytes!";
+    static final String ISSUER = "https://idp.test";
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -57,7 +60,13 @@ class ApiAuthIT {
         String push = pushBody(queue, null);
         for (String token : List.of("", "not-a-jwt", sign("rw", "read-write", Instant.now().plusSeconds(60), "x".repeat(40)),
                 sign("rw", "read-write", Instant.now().minusSeconds(120), SECRET),
-                new PlainJWT(claims("rw", "read-write", Instant.now().plusSeconds(60))).serialize())) {
+                new PlainJWT(claims("rw", "read-write", Instant.now().plusSeconds(60))).serialize(),
+                sign(new JWTClaimsSet.Builder(claims("rw", "read-write", Instant.now().plusSeconds(600)))
+                        .notBeforeTime(Date.from(Instant.now().plusSeconds(300))).build(), SECRET),
+                sign(new JWTClaimsSet.Builder(claims("rw", "read-write", Instant.now().plusSeconds(600)))
+                        .issuer("https://other.test").build(), SECRET),
+                sign(new JWTClaimsSet.Builder(claims("rw", "read-write", Instant.now().plusSeconds(600)))
+                        .audience("someone-else").build(), SECRET))) {
             HttpResponse<String> answer = send("POST", "/api/v1/push", push, token);
             assertThat(answer.statusCode()).as("token '%s'", token).isEqualTo(401);
             assertThat(JSON.readTree(answer.body()).path("error").asString()).isEqualTo("Authentication required");
@@ -105,8 +114,8 @@ class ApiAuthIT {
         String queue = queue();
         String writer = sign("w", "read-write", Instant.now().plusSeconds(600), SECRET);
         assertThat(send("POST", "/api/v1/push", pushBody(queue, null), writer).statusCode()).isEqualTo(201);
-        JWTClaimsSet admin = new JWTClaimsSet.Builder().subject("root").claim("roles", List.of("read-only", "admin"))
-                .expirationTime(Date.from(Instant.now().plusSeconds(600))).build();
+        JWTClaimsSet admin = new JWTClaimsSet.Builder(claims("root", null, Instant.now().plusSeconds(600)))
+                .claim("roles", List.of("read-only", "admin")).build();
         HttpResponse<String> deleted = send("DELETE", "/api/v1/resources/queues/" + queue, null, sign(admin, SECRET));
         assertThat(deleted.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(deleted.body()).path("existed").asBoolean()).isTrue();
@@ -127,7 +136,7 @@ class ApiAuthIT {
         assertThat(dashboard.statusCode()).isEqualTo(302);
         assertThat(dashboard.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).endsWith("/login"));
         HttpResponse<String> root = send("GET", "/", null, "");
-        assertThat(root.statusCode()).isEqualTo(302);
+        assertThat(root.statusCode()).isEqualTo(303);
         assertThat(root.headers().firstValue("Location")).hasValue("/dashboard");
     }
 
@@ -141,8 +150,8 @@ class ApiAuthIT {
     }
 
     private static JWTClaimsSet claims(String subject, String role, Instant expires) {
-        return new JWTClaimsSet.Builder().subject(subject).claim("role", role).issueTime(new Date())
-                .expirationTime(Date.from(expires)).build();
+        return new JWTClaimsSet.Builder().subject(subject).claim("role", role).issuer(ISSUER).audience("regina")
+                .issueTime(new Date()).expirationTime(Date.from(expires)).build();
     }
 
     private static String sign(String subject, String role, Instant expires, String secret) throws JOSEException {
