@@ -21,6 +21,8 @@ class ApiAccessTest {
             "POST,   /api/v1/ack,                                        READ_WRITE",
             "POST,   /api/v1/ack/batch,                                  READ_WRITE",
             "POST,   /api/v1/transaction,                                READ_WRITE",
+            "POST,   /api/v1/ack/pop/queue/q,                            READ_WRITE",
+            "POST,   /api/v1/ack/pop/queue/q/partition/p,                READ_WRITE",
             "POST,   /api/v1/lease/l-1/extend,                           READ_WRITE",
             "POST,   /api/v1/traces,                                     READ_WRITE",
             "GET,    /api/v1/traces,                                     READ_ONLY",
