@@ -30,6 +30,8 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
+import java.time.Clock;
+
 /**
  * JWT bearer tokens on {@code /api/**} when {@code regina.auth.enabled} (Queen's {@code JWT_ENABLED}); without
  * it this configuration does not exist, no chain matches the API and the hot paths skip Spring Security
@@ -56,7 +58,7 @@ class ApiSecurityConfiguration {
                 .securityMatcher(ServerWebExchangeMatchers.pathMatchers(API))
                 .authorizeExchange(exchanges -> exchanges.anyExchange().access(ApiSecurityConfiguration::decide))
                 .oauth2ResourceServer(server -> server
-                        .jwt(jwt -> jwt.jwtDecoder(ApiTokens.decoder(settings))
+                        .jwt(jwt -> jwt.jwtDecoder(new VerifiedTokens(ApiTokens.decoder(settings), Clock.systemUTC()))
                                 .jwtAuthenticationConverter(new ApiRoles(settings)))
                         .authenticationEntryPoint(unauthenticated)
                         .accessDeniedHandler(forbidden))
