@@ -3,7 +3,8 @@ package io.regina.config;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -11,8 +12,11 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
@@ -28,15 +32,19 @@ import java.util.concurrent.TimeUnit;
  * the connection, and the client loses the answer.
  *
  * <p>Sits right after the HTTP codec, before Reactor Netty's traffic handler, which never sees the refused
- * request; every other message passes through untouched.
+ * request; every other message passes through untouched. When a refused request comes while an earlier
+ * one on the connection (pipelined) is still unanswered, writing now would cut into that answer, so
+ * the refusal is left to Reactor Netty, which orders it after (with its own empty body).
  */
-final class OversizeRequests extends ChannelInboundHandlerAdapter {
+final class OversizeRequests extends ChannelDuplexHandler {
     static final String NAME = "regina.oversizeRequests";
     private static final long LINGER_SECONDS = 5;
 
     private final byte[] lineTooLong;
     private final byte[] headersTooLarge;
     private boolean answered;
+    /** Requests read whose answer is not fully written yet (only this connection's event loop touches it). */
+    private int unanswered;
 
     OversizeRequests(byte[] lineTooLong, byte[] headersTooLarge) {
         this.lineTooLong = lineTooLong;
@@ -49,7 +57,8 @@ final class OversizeRequests extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
             return;
         }
-        if (msg instanceof HttpRequest request && request.decoderResult().cause() instanceof TooLongFrameException e
+        if (msg instanceof HttpRequest request && unanswered == 0
+                && request.decoderResult().cause() instanceof TooLongFrameException e
                 && (e instanceof TooLongHttpLineException || e instanceof TooLongHttpHeaderException)) {
             ReferenceCountUtil.release(msg);
             answered = true;
@@ -58,7 +67,19 @@ final class OversizeRequests extends ChannelInboundHandlerAdapter {
                     e instanceof TooLongHttpLineException ? lineTooLong : headersTooLarge);
             return;
         }
+        if (msg instanceof HttpRequest) {
+            unanswered++;
+        }
         ctx.fireChannelRead(msg);
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        boolean interim = msg instanceof HttpResponse response && response.status().codeClass() == HttpStatusClass.INFORMATIONAL;
+        if (msg instanceof LastHttpContent && !interim && unanswered > 0) {
+            unanswered--;
+        }
+        ctx.write(msg, promise);
     }
 
     private static void answer(ChannelHandlerContext ctx, HttpResponseStatus status, byte[] body) {

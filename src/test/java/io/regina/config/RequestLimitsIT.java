@@ -15,6 +15,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -57,6 +59,37 @@ class RequestLimitsIT {
     void theConnectionStillServesRequestsWithinTheLimits() throws IOException {
         String answer = exchange("GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
         assertThat(answer).startsWith("HTTP/1.1 200 ");
+    }
+
+    @Test
+    void anOverLongRequestAfterAnAnsweredOneOnTheSameConnectionIs414WithABody() throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(20_000);
+            OutputStream out = socket.getOutputStream();
+            out.write("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            assertThat(oneAnswer(in)).startsWith("HTTP/1.1 200 ");
+            out.write(("GET /api/v1/pop/queue/" + "q".repeat(70_000) + " HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String answer = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(answer).startsWith("HTTP/1.1 414 ");
+            assertThat(body(answer).path("code").asString()).isEqualTo("URI_TOO_LONG");
+        }
+    }
+
+    /** One keep-alive answer: its head and a Content-Length body. */
+    private static String oneAnswer(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int c = in.read();
+            assertThat(c).as("the connection stays open").isNotNegative();
+            head.append((char) c);
+        }
+        Matcher length = Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
+        assertThat(length.find()).isTrue();
+        return head + new String(in.readNBytes(Integer.parseInt(length.group(1))), StandardCharsets.UTF_8);
     }
 
     private static JsonNode body(String answer) {
