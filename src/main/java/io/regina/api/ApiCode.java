@@ -5,7 +5,7 @@ package io.regina.api;
  * {@link io.regina.queue.Rejection} name): refusals the HTTP layer decides itself.
  * docs/api-extensions.md lists them with their statuses; a name, once sent, is never reused.
  */
-enum ApiCode {
+public enum ApiCode {
     /** A body or query that does not read: malformed JSON, a field missing, of the wrong type or out of range. */
     BAD_REQUEST,
     /** A body sent with a content type other than JSON. */
@@ -15,5 +15,13 @@ enum ApiCode {
     /** The command was not committed within the broker's commit timeout. */
     TIMEOUT,
     /** The broker cannot serve the request now (no leader, shutting down, an unexpected failure). */
-    UNAVAILABLE
+    UNAVAILABLE,
+    /** Auth is on and the request carries no valid bearer token (missing, malformed, bad signature, expired, …). */
+    UNAUTHENTICATED,
+    /** Auth is on and the token's role may not do this. */
+    FORBIDDEN,
+    /** The request line (method, path and query) is longer than server.netty.max-initial-line-length. */
+    URI_TOO_LONG,
+    /** A header, or all of them, past server.max-http-request-header-size. */
+    HEADERS_TOO_LARGE
 }

@@ -20,11 +20,13 @@ import java.util.List;
 class PushController {
     private final Broker broker;
     private final MemoryWatermark watermark;
+    private final ProducerStamp stamp;
     private final Counter pushed;
 
-    PushController(Broker broker, MemoryWatermark watermark, MeterRegistry meters) {
+    PushController(Broker broker, MemoryWatermark watermark, ProducerStamp stamp, MeterRegistry meters) {
         this.broker = broker;
         this.watermark = watermark;
+        this.stamp = stamp;
         this.pushed = Counter.builder("regina.messages.pushed").description("Messages accepted by push")
                 .register(meters);
     }
@@ -35,7 +37,11 @@ class PushController {
             throw ApiException.badRequest("'items' is required: an array of {queue, partition?, payload?, "
                     + "transactionId?, traceId?}");
         }
-        List<Command.PushItem> parsed = PushItems.read(body.items(), null);
+        return stamp.apply(producerSub -> push(body.items(), producerSub));
+    }
+
+    private Mono<List<PushResponseItem>> push(List<PushRequest.Item> items, String producerSub) {
+        List<Command.PushItem> parsed = PushItems.read(items, producerSub);
         if (parsed.isEmpty()) {
             return Mono.just(List.of());
         }

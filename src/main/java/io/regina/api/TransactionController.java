@@ -15,10 +15,12 @@ import java.util.List;
 class TransactionController {
     private final Broker broker;
     private final MemoryWatermark watermark;
+    private final ProducerStamp stamp;
 
-    TransactionController(Broker broker, MemoryWatermark watermark) {
+    TransactionController(Broker broker, MemoryWatermark watermark, ProducerStamp stamp) {
         this.broker = broker;
         this.watermark = watermark;
+        this.stamp = stamp;
     }
 
     Mono<TransactionResponse> transaction(TransactionRequest body) {
@@ -27,11 +29,16 @@ class TransactionController {
             throw ApiException.badRequest("'operations' is required: a non-empty array of {type:\"push\", items} "
                     + "or {type:\"ack\", transactionId, partitionId}");
         }
+        return stamp.apply(producerSub -> transaction(body, operations, producerSub));
+    }
+
+    private Mono<TransactionResponse> transaction(TransactionRequest body, List<TransactionRequest.Operation> operations,
+                                                  String producerSub) {
         List<Command.TxOperation> parsed = new ArrayList<>(operations.size());
         boolean pushes = false;
         for (int index = 0; index < operations.size(); index++) {
             try {
-                Command.TxOperation operation = operation(operations.get(index));
+                Command.TxOperation operation = operation(operations.get(index), producerSub);
                 pushes |= operation instanceof Command.TxPush;
                 parsed.add(operation);
             } catch (ApiException e) {
@@ -47,7 +54,7 @@ class TransactionController {
                 .map(done -> answer(transactionId, done));
     }
 
-    private static Command.TxOperation operation(TransactionRequest.Operation operation) {
+    private static Command.TxOperation operation(TransactionRequest.Operation operation, String producerSub) {
         if (operation == null) {
             throw JsonBodies.notAnObject("operation");
         }
@@ -55,7 +62,7 @@ class TransactionController {
             if (operation.items() == null) {
                 throw ApiException.badRequest("a push operation needs 'items'");
             }
-            return new Command.TxPush(PushItems.read(operation.items(), null));
+            return new Command.TxPush(PushItems.read(operation.items(), producerSub));
         }
         if ("ack".equals(operation.type())) {
             return new Command.TxAck(AckItems.read(operation.ack(), null));

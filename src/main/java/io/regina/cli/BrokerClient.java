@@ -27,9 +27,11 @@ final class BrokerClient {
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(120);
 
     private final String baseUrl;
+    private final String token;
     private final HttpClient http;
 
-    BrokerClient(String baseUrl) {
+    /** {@code token}: sent as {@code Authorization: Bearer} when not empty. */
+    BrokerClient(String baseUrl, String token) {
         String url = baseUrl.trim();
         while (url.endsWith("/")) {
             url = url.substring(0, url.length() - 1);
@@ -46,6 +48,7 @@ final class BrokerClient {
                     + "': expected http://host:port, e.g. " + ReginaCli.DEFAULT_URL);
         }
         this.baseUrl = url;
+        this.token = token;
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT)
                 .build();
     }
@@ -102,11 +105,14 @@ final class BrokerClient {
     private Answer send(String method, String path, JsonNode body) {
         HttpRequest request;
         try {
-            request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(REQUEST_TIMEOUT)
+            HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(REQUEST_TIMEOUT)
                     .header("Content-Type", "application/json").header("Accept", "application/json")
                     .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                            : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
-                    .build();
+                            : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+            if (!token.isEmpty()) {
+                builder.header("Authorization", "Bearer " + token);
+            }
+            request = builder.build();
         } catch (IllegalArgumentException e) {
             throw new CliException(ReginaCli.USAGE, "Invalid request URL " + baseUrl + path + ": " + e.getMessage());
         }

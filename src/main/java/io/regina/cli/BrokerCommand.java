@@ -9,7 +9,7 @@ import tools.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 
-/** What every {@code queue:*} command shares: the global options {@code --url} and {@code --json}, output. */
+/** What every {@code queue:*} command shares: the global options {@code --url}, {@code --token} and {@code --json}, output. */
 abstract class BrokerCommand implements Callable<Integer> {
     @ParentCommand
     ReginaCli root;
@@ -21,6 +21,10 @@ abstract class BrokerCommand implements Callable<Integer> {
             description = "The broker's base URL (default: $REGINA_URL, else " + ReginaCli.DEFAULT_URL + ").")
     String url;
 
+    @Option(names = "--token", paramLabel = "JWT",
+            description = "A bearer token for a broker with API authentication on (default: $REGINA_TOKEN).")
+    String token;
+
     @Option(names = "--json", description = "Print the broker's JSON answer instead of text.")
     boolean json;
 
@@ -29,7 +33,7 @@ abstract class BrokerCommand implements Callable<Integer> {
 
     @Override
     public final Integer call() {
-        int code = execute(new BrokerClient(url()));
+        int code = execute(new BrokerClient(url(), token()));
         out().flush();
         err().flush();
         return code;
@@ -43,6 +47,13 @@ abstract class BrokerCommand implements Callable<Integer> {
             return url;
         }
         return root != null ? root.defaultUrl() : ReginaCli.DEFAULT_URL;
+    }
+
+    String token() {
+        if (token != null && !token.isBlank()) {
+            return token.trim();
+        }
+        return root != null ? root.defaultToken() : "";
     }
 
     PrintWriter out() {

@@ -43,6 +43,7 @@ import java.util.concurrent.Callable;
             "  3  the broker is unreachable",
             "",
             "The broker's URL: --url, else $REGINA_URL, else " + ReginaCli.DEFAULT_URL + ".",
+            "A bearer token (API authentication on): --token, else $REGINA_TOKEN.",
         })
 public final class ReginaCli implements Callable<Integer> {
     public static final int OK = 0;
@@ -51,6 +52,7 @@ public final class ReginaCli implements Callable<Integer> {
     public static final int UNREACHABLE = 3;
     static final String DEFAULT_URL = "http://127.0.0.1:6632";
     static final String URL_VARIABLE = "REGINA_URL";
+    static final String TOKEN_VARIABLE = "REGINA_TOKEN";
 
     private final Map<String, String> env;
 
@@ -97,6 +99,12 @@ public final class ReginaCli implements Callable<Integer> {
     String defaultUrl() {
         String url = env.get(URL_VARIABLE);
         return url == null || url.isBlank() ? DEFAULT_URL : url.trim();
+    }
+
+    /** The token used when a command has no {@code --token}; empty for none. */
+    String defaultToken() {
+        String token = env.get(TOKEN_VARIABLE);
+        return token == null ? "" : token.trim();
     }
 
     @Override

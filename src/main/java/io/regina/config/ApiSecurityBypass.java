@@ -15,7 +15,8 @@ import java.util.List;
  * (see {@link DashboardSecurityConfiguration}): there it would only wrap the exchange in its firewall
  * and find no chain, per request. Only a GET or POST whose raw path is one of those routes, spelled
  * with plain characters the firewall always lets through (no "//", "..", ";", "%" or "\"), skips it;
- * every other request, the dashboard's included, goes through the real proxy unchanged.
+ * every other request, the dashboard's included, goes through the real proxy unchanged. Installed only
+ * while API authentication is off: with {@code regina.auth.enabled} the API's chain must see every request.
  */
 final class ApiSecurityBypass extends WebFilterChainProxy implements Ordered {
     private static final List<String> EXACT = List.of("/api/v1/push", "/api/v1/ack", "/api/v1/ack/batch", "/health");

@@ -7,6 +7,7 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.reactive.EnableWebFluxSecurity;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
@@ -31,10 +32,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Spring Security for the dashboard only. The one filter chain matches {@code /dashboard/**},
- * {@code /login} and {@code /logout}; every other path (the Queen API, {@code /health},
- * {@code /actuator/**}) matches no chain and passes through untouched: no login, no CSRF, no
- * security headers, exactly as without Spring Security.
+ * Spring Security for the dashboard. Its filter chain matches {@code /dashboard/**},
+ * {@code /login} and {@code /logout}; every other path ({@code /health}, {@code /actuator/**}, and the
+ * Queen API unless {@code regina.auth.enabled} gives it its own chain, {@link ApiSecurityConfiguration})
+ * matches no chain and passes through untouched: no login, no CSRF, no security headers, exactly as
+ * without Spring Security.
  *
  * <p>Admins may do everything; viewers may only read (every POST under {@code /dashboard} needs
  * the admin role). Every form carries a CSRF token.
@@ -71,14 +73,23 @@ public class DashboardSecurityConfiguration {
                 .build();
     }
 
-    /** Keeps Spring Security's per-request firewall off the hot Queen API paths (no chain matches them). */
+    /**
+     * Spring Security's filter as the API needs it: a request its firewall refuses (a path with "//", "..",
+     * ";", "\\" or an encoded "/") gets the API's JSON error instead of an empty 400; and while no chain
+     * matches the hot Queen API paths, the firewall is kept off them ({@link ApiSecurityBypass}). With
+     * {@code regina.auth.enabled} the API's own chain ({@link ApiSecurityConfiguration}) must see them.
+     */
     @Bean
-    static BeanPostProcessor apiSecurityBypass() {
+    static BeanPostProcessor apiSecurityBypass(Environment environment) {
+        boolean apiSecured = environment.getProperty("regina.auth.enabled", Boolean.class, false);
         return new BeanPostProcessor() {
             @Override
             public Object postProcessAfterInitialization(Object bean, String name) {
-                return bean instanceof WebFilterChainProxy proxy && !(bean instanceof ApiSecurityBypass)
-                        ? new ApiSecurityBypass(proxy) : bean;
+                if (!(bean instanceof WebFilterChainProxy proxy) || bean instanceof ApiSecurityBypass) {
+                    return bean;
+                }
+                proxy.setExchangeRejectedHandler(new RejectedPaths());
+                return apiSecured ? proxy : new ApiSecurityBypass(proxy);
             }
         };
     }

@@ -8,6 +8,8 @@ import java.util.List;
  */
 public final class DashboardRoutes {
 
+    /** The site's root, where Queen serves its dashboard: it leads to this one. */
+    public static final String ROOT = "/";
     public static final String LOGIN = "/login";
     public static final String LOGOUT = "/logout";
     public static final String ASSETS = "/dashboard/assets/**";

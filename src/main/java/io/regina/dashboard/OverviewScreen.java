@@ -30,6 +30,12 @@ class OverviewScreen {
         this.activity = activity;
     }
 
+    /** Queen serves its dashboard at the root; a Queen user's bookmark lands here. */
+    @GetMapping(DashboardRoutes.ROOT)
+    String root() {
+        return "redirect:" + DashboardRoutes.OVERVIEW;
+    }
+
     @GetMapping(DashboardRoutes.OVERVIEW)
     String overview(Model model) {
         model.addAttribute("screen", "overview");

@@ -55,6 +55,18 @@ class ReginaCliTest {
     }
 
     @Test
+    void theTokenComesFromTheOptionElseTheEnvironmentAndIsSentAsBearer() {
+        broker.on("GET", "/api/v1/queues/emails/size", 200, "{\"size\":0,\"pending\":0,\"delayed\":0,\"reserved\":0}");
+        assertThat(cli("queue:size", "emails").exitCode()).isZero();
+        assertThat(CliRun.run(Map.of("REGINA_TOKEN", "from-env"), "queue:size", "emails",
+                "--url=" + broker.url()).exitCode()).isZero();
+        assertThat(CliRun.run(Map.of("REGINA_TOKEN", "from-env"), "queue:size", "emails",
+                "--url=" + broker.url(), "--token=from-option").exitCode()).isZero();
+        assertThat(broker.requests()).extracting(StubBroker.Request::authorization)
+                .containsExactly(null, "Bearer from-env", "Bearer from-option");
+    }
+
+    @Test
     void clearWithForceDeletes() {
         broker.on("DELETE", "/api/v1/queues/emails/clear", 200, "{\"queue\":\"emails\",\"cleared\":3}");
         CliRun run = cli("queue:clear", "emails", "--force");

@@ -14,7 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A canned HTTP broker (the JDK's HttpServer): records every request, answers what a test stubbed. */
 final class StubBroker implements AutoCloseable {
-    record Request(String method, String target, String body) {
+    record Request(String method, String target, String body, String authorization) {
     }
 
     private record Reply(int status, String body) {
@@ -35,7 +35,8 @@ final class StubBroker implements AutoCloseable {
             String method = exchange.getRequestMethod();
             String path = exchange.getRequestURI().getRawPath();
             String query = exchange.getRequestURI().getRawQuery();
-            requests.add(new Request(method, path + (query == null ? "" : "?" + query), body));
+            requests.add(new Request(method, path + (query == null ? "" : "?" + query), body,
+                    exchange.getRequestHeaders().getFirst("Authorization")));
             Reply reply = replies.getOrDefault(method + " " + path, new Reply(404, "{\"error\":\"not stubbed\"}"));
             byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");

@@ -140,6 +140,12 @@ class DashboardScreensTest {
     }
 
     @Test
+    void theRootLeadsToTheDashboardAsQueensDoes() {
+        web.get().uri("/").exchange().expectStatus().is3xxRedirection()
+                .expectHeader().valueEquals("Location", "/dashboard");
+    }
+
+    @Test
     void overviewShowsTotalsAndTheNode() {
         FailedJobs.push(bus, "emails", "{\"n\":1}");
         FailedJobs.aFailedJob(bus, "reports", "{}", "boom");
