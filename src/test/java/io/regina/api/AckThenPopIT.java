@@ -1,18 +1,9 @@
 package io.regina.api;
 
-import io.regina.testing.TestNode;
-import org.junit.jupiter.api.BeforeEach;
+import io.regina.testing.RunningBroker;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.http.MediaType;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.test.web.reactive.server.WebTestClient;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
-import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -20,31 +11,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Regina's one-request worker loop, {@code POST /api/v1/ack/pop/...}, against the running broker. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class AckThenPopIT {
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-
-    @LocalServerPort
-    int port;
-
-    WebTestClient http;
-
-    @DynamicPropertySource
-    static void node(DynamicPropertyRegistry registry) {
-        TestNode.register(registry);
-    }
-
-    @BeforeEach
-    void client() {
-        http = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port)
-                .responseTimeout(Duration.ofSeconds(30)).build();
-    }
-
-    private JsonNode post(String path, String body, int status) {
-        byte[] bytes = http.post().uri(path).contentType(MediaType.APPLICATION_JSON).bodyValue(body)
-                .exchange().expectStatus().isEqualTo(status).expectBody().returnResult().getResponseBodyContent();
-        return JSON.readTree(bytes);
-    }
+class AckThenPopIT extends RunningBroker {
 
     private void push(String queue, String... payloads) {
         for (String p : payloads) {
@@ -65,9 +32,8 @@ class AckThenPopIT {
     }
 
     private long entries() {
-        byte[] bytes = http.get().uri("/actuator/metrics/regina.raft.entries").exchange().expectStatus().isOk()
-                .expectBody().returnResult().getResponseBodyContent();
-        return (long) JSON.readTree(bytes).path("measurements").path(0).path("value").asDouble();
+        return (long) get("/actuator/metrics/regina.raft.entries", 200).path("measurements").path(0).path("value")
+                .asDouble();
     }
 
     @Test
@@ -92,8 +58,7 @@ class AckThenPopIT {
         assertThat(last.path("acknowledged").get(0).path("success").asBoolean()).isTrue();
         assertThat(last.path("pop").isNull()).as("nothing left: no pop answer").isTrue();
 
-        JsonNode size = JSON.readTree(http.get().uri("/api/v1/queues/" + q + "/size").exchange().expectStatus()
-                .isOk().expectBody().returnResult().getResponseBodyContent());
+        JsonNode size = get("/api/v1/queues/" + q + "/size", 200);
         assertThat(size.path("size").asLong()).as("every job acked").isZero();
     }
 

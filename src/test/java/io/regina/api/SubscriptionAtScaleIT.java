@@ -1,19 +1,11 @@
 package io.regina.api;
 
-import io.regina.testing.TestNode;
-import org.junit.jupiter.api.BeforeEach;
+import io.regina.testing.RunningBroker;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.test.web.reactive.server.WebTestClient;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Set;
@@ -28,29 +20,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * mode), skips that history, and gets the new message of every partition within 5 s, the first of them
  * through a long-poll that was already waiting when they were pushed.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class SubscriptionAtScaleIT {
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+class SubscriptionAtScaleIT extends RunningBroker {
     private static final int PARTITIONS = 5_000;
     /** A wildcard pop may claim up to 1,000 partitions under one lease (the API's bound). */
     private static final String MANY = "&batch=1000&partitions=1000&autoAck=true";
-
-    @LocalServerPort
-    int port;
-
-    WebTestClient http;
-
-    @DynamicPropertySource
-    static void node(DynamicPropertyRegistry registry) {
-        TestNode.register(registry);
-    }
-
-    @BeforeEach
-    void client() {
-        http = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port)
-                .codecs(codecs -> codecs.defaultCodecs().maxInMemorySize(16 << 20))
-                .responseTimeout(Duration.ofSeconds(60)).build();
-    }
 
     @ParameterizedTest
     @ValueSource(strings = {"subscriptionMode=new", "subscriptionFrom="})
@@ -116,20 +89,5 @@ class SubscriptionAtScaleIT {
         }
         http.post().uri("/api/v1/push").contentType(MediaType.APPLICATION_JSON).bodyValue(body.append("]}").toString())
                 .exchange().expectStatus().isEqualTo(201);
-    }
-
-    private int status(String path) {
-        return http.get().uri(path).exchange().returnResult(byte[].class).getStatus().value();
-    }
-
-    /** One pop; null when it delivered nothing. */
-    private JsonNode pop(String queue, String query) {
-        var result = http.get().uri("/api/v1/pop/queue/" + queue + "?" + query).exchange()
-                .expectBody().returnResult();
-        if (result.getStatus().value() == 204) {
-            return null;
-        }
-        assertThat(result.getStatus().value()).isEqualTo(200);
-        return JSON.readTree(result.getResponseBodyContent());
     }
 }
