@@ -18,7 +18,6 @@ import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.protocol.exceptions.RaftException;
-import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.slf4j.Logger;
@@ -144,8 +143,7 @@ final class LeaderRouter implements AutoCloseable {
                         .setProperties(RatisProperties.forwardingClient(settings))
                         .setRaftGroup(group)
                         .setClientId(ClientId.randomId())
-                        .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(150,
-                                RatisProperties.duration(200)))
+                        .setRetryPolicy(RatisProperties.forwardingRetries())
                         .build();
             }
             return forwardClient;

@@ -6,8 +6,12 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.client.RaftClientConfigKeys;
+import org.apache.ratis.client.retry.RequestTypeDependentRetryPolicy;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.proto.RaftProtos;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.retry.RetryPolicy;
 import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.util.SizeInBytes;
@@ -68,11 +72,33 @@ final class RatisProperties {
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, duration(settings.rpcTimeoutMin().toMillis()));
         RaftServerConfigKeys.Rpc.setTimeoutMax(p, duration(settings.rpcTimeoutMax().toMillis()));
         RaftServerConfigKeys.Rpc.setRequestTimeout(p, duration(10_000));
+        // The retry cache answers a client's retry of an entry it already applied; it must outlive every
+        // retry (forwardingRetries bounds them), and no longer: Ratis' 60 s default kept a minute of replies
+        // (payloads included) on the heap, the largest part of the broker's live set under load.
+        RaftServerConfigKeys.RetryCache.setExpiryTime(p, duration(RETRY_CACHE_MS));
         if (settings.singleNode()) {
             RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(p, duration(50));
             RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(p, duration(150));
         }
         return p;
+    }
+
+    /** How long a forwarded entry is retried at most (to a new leader, after a timeout), from its first send. */
+    static final long FORWARD_RETRY_MS = 15_000;
+    /** How long the leader remembers an applied entry's reply for a retry: beyond the last forward retry. */
+    static final long RETRY_CACHE_MS = FORWARD_RETRY_MS + 5_000;
+
+    /**
+     * The forwarding client's retries: every 200 ms, for at most {@link #FORWARD_RETRY_MS} in all, so a
+     * retry never reaches a leader that no longer remembers the first attempt (the retry cache) and so
+     * is never applied twice. The caller has given up by then anyway ({@code GroupCommitter.COMMIT_TIMEOUT}).
+     */
+    static RetryPolicy forwardingRetries() {
+        return RequestTypeDependentRetryPolicy.newBuilder()
+                .setRetryPolicy(RaftProtos.RaftClientRequestProto.TypeCase.WRITE,
+                        RetryPolicies.retryUpToMaximumCountWithFixedSleep(Integer.MAX_VALUE, duration(200)))
+                .setTimeout(RaftProtos.RaftClientRequestProto.TypeCase.WRITE, duration(FORWARD_RETRY_MS))
+                .build();
     }
 
     static RaftProperties forwardingClient(RaftNodeSettings settings) {
