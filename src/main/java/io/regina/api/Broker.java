@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -58,12 +59,18 @@ class Broker {
         return Mono.<T>create(sink -> {
             Executor resume = EventLoops.current();
             submission.get().whenComplete((value, error) -> {
+                Runnable signal;
                 if (error != null) {
                     Throwable cause = error instanceof CompletionException && error.getCause() != null
                             ? error.getCause() : error;
-                    resume.execute(() -> sink.error(cause));
+                    signal = () -> sink.error(cause);
                 } else {
-                    resume.execute(() -> sink.success(value));
+                    signal = () -> sink.success(value);
+                }
+                try {
+                    resume.execute(signal);
+                } catch (RejectedExecutionException shuttingDown) {
+                    signal.run(); // the event loop is closing: answer from here rather than never
                 }
             });
         });

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Long-polling pops parked on this node, by queue, oldest first. When an applied entry may have made
@@ -84,7 +85,11 @@ class PopWaiters {
         if (!chosen.isEmpty()) {
             parked.removeAll(chosen);
             for (Waiter waiter : chosen) {
-                waiter.resume().execute(() -> waiter.wake().complete(null));
+                try {
+                    waiter.resume().execute(() -> waiter.wake().complete(null));
+                } catch (RejectedExecutionException shuttingDown) {
+                    waiter.wake().complete(null);
+                }
             }
         }
     }
