@@ -48,13 +48,26 @@ final class Acks {
         }
     }
 
-    Result ack(List<AckItem> items, long now) {
+    Result.Acked ack(List<AckItem> items, long now) {
         List<AckOutcome> outcomes = new ArrayList<>(items.size());
         Map<Cursor, Claim> handedBack = new HashMap<>();
         for (int i = 0; i < items.size(); i++) {
             outcomes.add(ackOne(i, items.get(i), now, false, handedBack));
         }
         return new Result.Acked(outcomes);
+    }
+
+    /**
+     * The refusal of a fenced batch, or null: every ack that names a lease must find its message held by
+     * it now, judged as {@link #decide} judges each ack against the state before any of them applies.
+     */
+    Result.Rejected fence(List<AckItem> items, long now) {
+        for (AckItem item : items) {
+            if (decide(item, now, Map.of()).refusal() == Rejection.LEASE_INVALID) {
+                return Rejection.LEASE_NOT_HELD.reject(item.leaseId(), item.transactionId());
+            }
+        }
+        return null;
     }
 
     /**
