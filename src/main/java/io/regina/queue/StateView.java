@@ -92,9 +92,11 @@ final class StateView implements BrokerView {
         long pending = 0;
         long reserved = 0;
         long oldest = 0;
+        long settled = 0;
         for (Partition partition : queue.partitions.values()) {
             Cursor cursor = group == null ? null : group.cursors.get(partition.name);
             long start = cursor == null ? partition.log.headSeq() : cursor.next;
+            settled += cursor == null ? 0 : cursor.next + cursor.doneAhead.size();
             long unconsumed = partition.log.tailSeq() - start - (cursor == null ? 0 : cursor.doneAhead.size());
             long leased = 0;
             if (cursor != null && cursor.claim != null) {
@@ -113,7 +115,7 @@ final class StateView implements BrokerView {
                 delayed++;
             }
         }
-        return new Views.Depth(pending, reserved, delayed, oldest);
+        return new Views.Depth(pending, reserved, delayed, oldest, settled);
     }
 
     @Override
