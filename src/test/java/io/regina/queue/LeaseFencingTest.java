@@ -125,6 +125,33 @@ class LeaseFencingTest {
     }
 
     @Test
+    void aRetriedAckOfAnAppliedOneIsNoStaleHandBack() {
+        broker.push("q", "a", "b");
+        broker.pop(Broker.from("q").group("audit"));
+        Delivery a = broker.pop(Broker.from("q").group("workers")).messages().get(0);
+        assertThat(broker.ack(a).leaseReleased()).isTrue();
+
+        AckedAndPopped again = (AckedAndPopped) broker.apply(new Command.AckAndPop(List.of(ackOf(a).build()),
+                Broker.from("q").group("workers").build(broker.nextId("lease")), 0));
+
+        assertThat(again.acked().outcomes().get(0).error())
+                .as("still stored for audit, settled for workers: refused on its own, the lease is gone")
+                .isEqualTo("Invalid or expired lease");
+        assertThat(data(again.popped())).containsExactly("b");
+    }
+
+    @Test
+    void aStaleAckOfAnUnsettledMessageIsFencedEvenWhenNoOneHoldsIt() {
+        broker.configure("q", options().leaseTime(10));
+        broker.push("q", "a");
+        Delivery a = broker.pop("q").messages().get(0);
+        broker.advanceSeconds(10);
+
+        assertThat(ackAndPop(List.of(ackOf(a)), 0)).isInstanceOf(Result.Rejected.class);
+        assertThat(data(broker.pop("q"))).as("the refused request leased nothing").containsExactly("a");
+    }
+
+    @Test
     void heldLeasesPassTheFenceAndEveryAckIsAnsweredInOrder() {
         broker.push("q", "a", "b", "c");
         Popped batch = broker.pop("q", 2);
