@@ -35,7 +35,7 @@ import java.util.function.Supplier;
 class PopController {
     static final String QUEUE_MODE = "__QUEUE_MODE__";
     private static final int MAX_BATCH = 10_000;
-    private static final long MAX_TIMEOUT_MS = 10 * 60 * 1000L;
+    static final long MAX_TIMEOUT_MS = 10 * 60 * 1000L;
     /** The longest {@code leaseSeconds} a pop may ask for: a day, as for a lease extension. */
     private static final int MAX_LEASE_SECONDS = 24 * 3600;
     /** How often a namespace/task long-poll looks again for queues created while it waits. */
@@ -268,7 +268,8 @@ class PopController {
         return "true".equalsIgnoreCase(value) || "1".equals(value);
     }
 
-    private static long bounded(Map<String, String> query, String name, long fallback, long min, long max) {
+    /** A whole-number query parameter within [min, max], else a 400 that says so; {@code fallback} when absent. */
+    static long bounded(Map<String, String> query, String name, long fallback, long min, long max) {
         String text = query.get(name);
         if (text == null || text.isEmpty()) {
             return fallback;

@@ -69,6 +69,27 @@ final class StateView implements BrokerView {
     }
 
     @Override
+    public boolean hasDeliverable(String queueName, String group, List<String> partitions) {
+        BrokerQueue queue = state.queues.get(queueName);
+        if (queue == null || queue.paused || state.popMaintenanceMode) {
+            return false;
+        }
+        Group existing = queue.groups.get(Group.nameOf(group));
+        for (Partition partition : queue.partitions.values()) {
+            if (!partitions.isEmpty() && !partitions.contains(partition.name)) {
+                continue;
+            }
+            Cursor cursor = existing == null ? null : existing.cursors.get(partition.name);
+            boolean deliverable = cursor == null ? partition.log.head() != null
+                    : cursor.claim == null && cursor.firstDeliverable() != null;
+            if (deliverable) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
     public int readyPartitions(String queueName, String group) {
         BrokerQueue queue = state.queues.get(queueName);
         if (queue == null || queue.paused || state.popMaintenanceMode) {

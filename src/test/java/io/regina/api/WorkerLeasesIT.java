@@ -15,12 +15,14 @@ import tools.jackson.databind.json.JsonMapper;
 
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What a worker supervisor needs of the broker, over HTTP: a pop's own lease length, the fence that refuses
- * a stale hand-back, and one group's depth.
+ * a stale hand-back, one group's depth, and the read-only watch.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class WorkerLeasesIT {
@@ -163,5 +165,35 @@ class WorkerLeasesIT {
 
         JsonNode unknown = get("/api/v1/queues/no-such-" + q + "/depth", 404);
         assertThat(unknown.path("code").asString()).isEqualTo("QUEUE_NOT_FOUND");
+    }
+
+    @Test
+    void aWatchAnswersWhenWorkArrivesAndLeasesNothing() throws Exception {
+        String q = queue();
+        JsonNode idle = get("/api/v1/watch/queue/" + q + "?timeout=200", 200);
+        assertThat(idle.path("deliverable").asBoolean()).as("no work before the timeout").isFalse();
+
+        CompletableFuture<JsonNode> watching = CompletableFuture.supplyAsync(
+                () -> get("/api/v1/watch/queue/" + q + "?consumerGroup=workers&timeout=20000", 200));
+        Thread.sleep(500);
+        assertThat(watching).isNotDone();
+        push(q, "burst");
+        JsonNode woken = watching.get(15, TimeUnit.SECONDS);
+        assertThat(woken.path("deliverable").asBoolean()).isTrue();
+        assertThat(woken.path("consumerGroup").asString()).isEqualTo("workers");
+        assertThat(woken.path("ready").asLong()).isEqualTo(1);
+
+        JsonNode popped = get("/api/v1/pop/queue/" + q + "?consumerGroup=workers", 200);
+        assertThat(popped.path("messages").get(0).path("attempts").asInt()).as("the watch leased nothing")
+                .isEqualTo(1);
+        JsonNode held = get("/api/v1/watch/queue/" + q + "?consumerGroup=workers&timeout=300", 200);
+        assertThat(held.path("deliverable").asBoolean()).as("the only partition is leased").isFalse();
+        assertThat(held.path("leased").asLong()).isEqualTo(1);
+        assertThat(get("/api/v1/watch/queue/" + q + "?partition=nope,Default&timeout=0", 200)
+                .path("deliverable").asBoolean()).as("queue mode has not read it").isTrue();
+        assertThat(get("/api/v1/watch/queue/" + q + "?partition=nope&timeout=0", 200)
+                .path("deliverable").asBoolean()).isFalse();
+        assertThat(get("/api/v1/watch/queue/" + q + "?timeout=-1", 400).path("code").asString())
+                .isEqualTo("BAD_REQUEST");
     }
 }

@@ -4,6 +4,8 @@ import io.regina.queue.Result.Popped;
 import io.regina.testing.Broker;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static io.regina.testing.Broker.ackOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,5 +50,26 @@ class GroupDepthTest {
 
         assertThat(broker.view().depth("q", null).settledSeq()).isEqualTo(before);
         assertThat(broker.view().depth("q", null).pending()).isEqualTo(1);
+    }
+
+    @Test
+    void deliverableWorkIsExactWhereTheReadyHintIsNot() {
+        assertThat(broker.view().hasDeliverable("q", null, List.of())).as("no queue").isFalse();
+        broker.push(Broker.item("q").partition("p1").payload("a"));
+        assertThat(broker.view().hasDeliverable("q", "fresh", List.of())).as("a group yet to read").isTrue();
+        Popped held = broker.pop(Broker.from("q").partition("p1"));
+
+        assertThat(broker.view().hasDeliverable("q", null, List.of())).as("p1 is leased").isFalse();
+        broker.push(Broker.item("q").partition("p2").payload("b"));
+        assertThat(broker.view().hasDeliverable("q", null, List.of())).isTrue();
+        assertThat(broker.view().hasDeliverable("q", null, List.of("p1"))).isFalse();
+        assertThat(broker.view().hasDeliverable("q", null, List.of("p1", "p2"))).isTrue();
+
+        broker.ack(held.messages().get(0));
+        broker.ack(broker.pop(Broker.from("q").partition("p2")).messages().get(0));
+        assertThat(broker.view().hasDeliverable("q", null, List.of())).as("all consumed").isFalse();
+        broker.apply(new Command.PauseQueue("q", true));
+        broker.push(Broker.item("q").partition("p1").payload("c"));
+        assertThat(broker.view().hasDeliverable("q", null, List.of())).as("paused").isFalse();
     }
 }
