@@ -29,8 +29,8 @@ final class Acks {
     /**
      * What an ack means. {@code refusal} is null when it may apply; {@code partition} is null when
      * the partition is unknown; {@code settled} says the entry is already consumed or resolved, so the
-     * ack succeeds without an effect (or, refused for its lease, could have touched nothing); {@code inHandedBack} says the entry is in a claim this call gave
-     * back.
+     * ack succeeds without an effect (or, refused for its lease, could have touched nothing);
+     * {@code inHandedBack} says the entry is in a claim this call gave back.
      */
     record Decision(Rejection refusal, Partition partition, Cursor cursor, Message message, Claim claim,
                     boolean inHandedBack, boolean settled) {
