@@ -30,9 +30,18 @@ class QueueDepthController {
             throw ApiException.of(Rejection.QUEUE_NOT_FOUND, queue);
         }
         Double rate = rates.observe(queue, group, depth.settledSeq());
-        Long drain = depth.size() == 0 ? Long.valueOf(0)
-                : rate == null || rate <= 0 ? null : (long) Math.ceil(depth.size() / rate);
         return new QueueDepth(queue, group, depth.pending(), depth.reserved(), depth.delayed(), depth.size(), rate,
-                drain);
+                drainSeconds(depth.size(), rate));
+    }
+
+    /** The time to settle {@code total} at {@code rate}: 0 when nothing is left, null while the rate is unknown or 0. */
+    private static Long drainSeconds(long total, Double rate) {
+        if (total == 0) {
+            return 0L;
+        }
+        if (rate == null || rate <= 0) {
+            return null;
+        }
+        return (long) Math.ceil(total / rate);
     }
 }
