@@ -7,7 +7,6 @@ import io.regina.queue.Result;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -31,17 +30,6 @@ class Broker {
      */
     <R extends Result> Mono<R> submit(Command command, Class<R> expected) {
         return resumed(() -> bus.submit(command)).map(result -> expected.cast(accepted(result)));
-    }
-
-    /**
-     * Submits {@code commands} to travel in one entry, in order ({@link CommandBus#submitTogether}); completes
-     * with their results, or fails with the first rejection.
-     */
-    Mono<List<Result>> submitTogether(List<Command> commands) {
-        return resumed(() -> bus.submitTogether(commands)).map(results -> {
-            results.forEach(Broker::accepted);
-            return results;
-        });
     }
 
     private static Result accepted(Result result) {

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -34,7 +35,9 @@ import java.util.function.Supplier;
 class PopController {
     static final String QUEUE_MODE = "__QUEUE_MODE__";
     private static final int MAX_BATCH = 10_000;
-    private static final long MAX_TIMEOUT_MS = 10 * 60 * 1000L;
+    static final long MAX_TIMEOUT_MS = 10 * 60 * 1000L;
+    /** The longest {@code leaseSeconds} a pop may ask for: a day, as for a lease extension. */
+    private static final int MAX_LEASE_SECONDS = 24 * 3600;
     /** How often a namespace/task long-poll looks again for queues created while it waits. */
     private static final Duration RECHECK = Duration.ofSeconds(1);
 
@@ -124,14 +127,18 @@ class PopController {
     }
 
     /**
-     * A pop of one queue ({@code partition} "Default" or null: a wildcard pop) whose first look is {@code first}
-     * with the pop command (an ack-then-pop submits it with the acks in one entry); a long-poll looks again
-     * as a plain pop.
+     * A pop of one queue ({@code partition} "Default" or null: a wildcard pop) whose first look carries the
+     * fenced {@code acks} in the same command, and hands their outcomes to {@code acknowledged}; a long-poll
+     * looks again as a plain pop. A stale lease among the acks fails the whole request with its 409.
      */
     Mono<ResponseEntity<PopResponse>> popAfter(String queue, String partition, Map<String, String> query,
-                                               Function<Command.Pop, Mono<Result.Popped>> first) {
-        return pop(queue, "Default".equals(partition) ? null : partition, query,
-                attempt -> first.apply(attempt.command()));
+                                               List<Command.AckItem> acks, Consumer<Result.Acked> acknowledged) {
+        return pop(queue, "Default".equals(partition) ? null : partition, query, attempt -> acks.isEmpty()
+                ? attempt(attempt)
+                : broker.submit(attempt.command(acks), Result.AckedAndPopped.class).map(both -> {
+                    acknowledged.accept(both.acked());
+                    return both.popped();
+                }));
     }
 
     private Mono<ResponseEntity<PopResponse>> pop(String queue, String partition, Map<String, String> query,
@@ -150,7 +157,7 @@ class PopController {
 
     /** The query parameters every pop route shares. */
     private record Options(int batch, boolean longPoll, long timeout, String group, SubscriptionMode mode, long from,
-                           boolean autoAck) {
+                           boolean autoAck, int leaseSeconds) {
         static Options read(Map<String, String> query) {
             int batch = (int) bounded(query, "batch", 1, 1, MAX_BATCH);
             boolean wait = flag(query.get("wait"));
@@ -169,18 +176,23 @@ class PopController {
                 mode = SubscriptionMode.FROM;
                 from = Times.parse(fromText, "subscriptionFrom");
             }
-            return new Options(batch, wait, timeout, group, mode, from, flag(query.get("autoAck")));
+            int leaseSeconds = (int) bounded(query, "leaseSeconds", 0, 1, MAX_LEASE_SECONDS);
+            return new Options(batch, wait, timeout, group, mode, from, flag(query.get("autoAck")), leaseSeconds);
         }
 
         Attempt attempt(String queue, String partition, int batch, int partitions) {
-            return new Attempt(queue, partition, group, batch, autoAck, mode, from, partitions);
+            return new Attempt(queue, partition, group, batch, autoAck, mode, from, partitions, leaseSeconds);
         }
     }
 
+    /** {@code leaseSeconds} 0: the queue's {@code leaseTime}. */
     private record Attempt(String queue, String partition, String group, int batch, boolean autoAck,
-                           SubscriptionMode mode, long from, int partitions) {
-        Command.Pop command() {
-            return new Command.Pop(queue, partition, group, batch, UuidV7.next(), autoAck, mode, from, partitions);
+                           SubscriptionMode mode, long from, int partitions, int leaseSeconds) {
+        /** A plain {@link Command.Pop} when it needs nothing more, so old nodes and old entries read it. */
+        Command command(List<Command.AckItem> acks) {
+            Command.Pop pop = new Command.Pop(queue, partition, group, batch, UuidV7.next(), autoAck, mode, from,
+                    partitions);
+            return acks.isEmpty() && leaseSeconds == 0 ? pop : new Command.AckAndPop(acks, pop, leaseSeconds);
         }
     }
 
@@ -188,7 +200,11 @@ class PopController {
         if (!broker.read(s -> s.mayDeliver(attempt.queue(), attempt.partition(), attempt.group()))) {
             return Mono.just(Result.Popped.empty(attempt.queue(), attempt.group()));
         }
-        return broker.submit(attempt.command(), Result.Popped.class);
+        return broker.submit(attempt.command(List.of()), Result.class).map(PopController::popped);
+    }
+
+    private static Result.Popped popped(Result result) {
+        return result instanceof Result.AckedAndPopped both ? both.popped() : (Result.Popped) result;
     }
 
     /**
@@ -252,7 +268,8 @@ class PopController {
         return "true".equalsIgnoreCase(value) || "1".equals(value);
     }
 
-    private static long bounded(Map<String, String> query, String name, long fallback, long min, long max) {
+    /** A whole-number query parameter within [min, max], else a 400 that says so; {@code fallback} when absent. */
+    static long bounded(Map<String, String> query, String name, long fallback, long min, long max) {
         String text = query.get(name);
         if (text == null || text.isEmpty()) {
             return fallback;

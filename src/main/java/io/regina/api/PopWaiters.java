@@ -24,9 +24,11 @@ class PopWaiters {
 
     /**
      * One parked pop; {@code partition} null for a wildcard pop. It is woken on {@code resume}, the event
-     * loop it parked on, so its next look runs there.
+     * loop it parked on, so its next look runs there. A {@code watching} waiter takes nothing when it wakes
+     * (a read-only watch), so it is woken whenever its group may be served and uses up no pop's turn.
      */
-    record Waiter(String group, String partition, CompletableFuture<Void> wake, Executor resume) {
+    record Waiter(String group, String partition, boolean watching, CompletableFuture<Void> wake,
+                  Executor resume) {
     }
 
     private final CommandBus bus;
@@ -39,7 +41,15 @@ class PopWaiters {
 
     /** Parks a pop; arm before looking, so a push between look and wait is not missed. */
     Waiter arm(String queue, String group, String partition) {
-        Waiter waiter = new Waiter(group, partition, new CompletableFuture<>(), EventLoops.current());
+        return park(queue, new Waiter(group, partition, false, new CompletableFuture<>(), EventLoops.current()));
+    }
+
+    /** Parks a read-only watch of the group's wildcard pops; arm before looking, as for a pop. */
+    Waiter armWatch(String queue, String group) {
+        return park(queue, new Waiter(group, null, true, new CompletableFuture<>(), EventLoops.current()));
+    }
+
+    private Waiter park(String queue, Waiter waiter) {
         waiting.computeIfAbsent(queue, q -> new ConcurrentLinkedQueue<>()).add(waiter);
         return waiter;
     }
@@ -68,6 +78,12 @@ class PopWaiters {
             Map<String, Integer> budget = new HashMap<>();
             List<Waiter> picked = new ArrayList<>();
             for (Waiter waiter : parked) {
+                if (waiter.watching()) {
+                    if (state.readyPartitions(queue, waiter.group()) > 0) {
+                        picked.add(waiter);
+                    }
+                    continue;
+                }
                 if (waiter.partition() != null) {
                     if (state.mayDeliver(queue, waiter.partition(), waiter.group())) {
                         picked.add(waiter);

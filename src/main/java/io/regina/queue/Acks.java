@@ -29,8 +29,8 @@ final class Acks {
     /**
      * What an ack means. {@code refusal} is null when it may apply; {@code partition} is null when
      * the partition is unknown; {@code settled} says the entry is already consumed or resolved, so the
-     * ack succeeds without an effect; {@code inHandedBack} says the entry is in a claim this call gave
-     * back.
+     * ack succeeds without an effect (or, refused for its lease, could have touched nothing);
+     * {@code inHandedBack} says the entry is in a claim this call gave back.
      */
     record Decision(Rejection refusal, Partition partition, Cursor cursor, Message message, Claim claim,
                     boolean inHandedBack, boolean settled) {
@@ -48,13 +48,29 @@ final class Acks {
         }
     }
 
-    Result ack(List<AckItem> items, long now) {
+    Result.Acked ack(List<AckItem> items, long now) {
         List<AckOutcome> outcomes = new ArrayList<>(items.size());
         Map<Cursor, Claim> handedBack = new HashMap<>();
         for (int i = 0; i < items.size(); i++) {
             outcomes.add(ackOne(i, items.get(i), now, false, handedBack));
         }
         return new Result.Acked(outcomes);
+    }
+
+    /**
+     * The refusal of a fenced batch, or null: every ack that names a lease must find its message held by
+     * it now, judged as {@link #decide} judges each ack against the state before any of them applies. A
+     * stale ack of a message the group has already settled passes (it is refused on its own, per item):
+     * it can touch no one's delivery, and it is what a client's retry of an applied ack looks like.
+     */
+    Result.Rejected fence(List<AckItem> items, long now) {
+        for (AckItem item : items) {
+            Decision decision = decide(item, now, Map.of());
+            if (decision.refusal() == Rejection.LEASE_INVALID && !decision.settled()) {
+                return Rejection.LEASE_NOT_HELD.reject(item.leaseId(), item.transactionId());
+            }
+        }
+        return null;
     }
 
     /**
@@ -79,12 +95,11 @@ final class Acks {
         Claim given = claim == null ? handedBack.get(cursor) : null;
         boolean inHandedBack = given != null && given.holds(message.seq)
                 && (!leaseGiven || given.lease.id.equals(item.leaseId()));
-        if (leaseGiven && !inHandedBack
-                && (claim == null || !claim.lease.id.equals(item.leaseId()) || claim.lease.expiresAt <= now)) {
-            return Decision.refused(Rejection.LEASE_INVALID, partition);
-        }
         boolean settled = cursor.isConsumed(message.seq) || (claim != null && claim.resolved.contains(message.seq));
-        return new Decision(null, partition, cursor, message, claim, inHandedBack, settled);
+        Rejection refusal = leaseGiven && !inHandedBack
+                && (claim == null || !claim.lease.id.equals(item.leaseId()) || claim.lease.expiresAt <= now)
+                ? Rejection.LEASE_INVALID : null;
+        return new Decision(refusal, partition, cursor, message, claim, inHandedBack, settled);
     }
 
     AckOutcome ackOne(int index, AckItem item, long now, boolean inTransaction, Map<Cursor, Claim> handedBack) {

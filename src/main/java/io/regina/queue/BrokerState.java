@@ -165,7 +165,17 @@ public final class BrokerState {
 
         @Override
         public Result pop(Command.Pop command, long now) {
-            return deliveries.pop(command, now);
+            return deliveries.pop(command, 0, now);
+        }
+
+        @Override
+        public Result ackAndPop(Command.AckAndPop command, long now) {
+            Result.Rejected fenced = acks.fence(command.acks(), now);
+            if (fenced != null) {
+                return fenced;
+            }
+            Result.Acked acked = acks.ack(command.acks(), now);
+            return new Result.AckedAndPopped(acked, deliveries.pop(command.pop(), command.leaseSeconds(), now));
         }
 
         @Override

@@ -34,6 +34,15 @@ public interface BrokerView {
     boolean mayDeliver(String queue, String partition, String group);
 
     /**
+     * Exactly whether a pop by this group would find a message now in one of {@code partitions} (every
+     * partition when empty): a partition no lease of the group holds with a message it has not consumed.
+     * Unlike {@link #mayDeliver} it never says yes on a hint, so a watch that trusts it does not spin; it
+     * does not look at {@code delayedProcessing} or {@code windowBuffer}. A group that has not read the
+     * queue yet would find any stored message.
+     */
+    boolean hasDeliverable(String queue, String group, List<String> partitions);
+
+    /**
      * How many wildcard pops of this group might find a partition now: the size of its ready set (an
      * upper bound), {@code Integer.MAX_VALUE} for a group that has not read the queue yet, 0 when the
      * queue delivers nothing. Long-polls wake this many waiters, not all of them.

@@ -57,6 +57,8 @@ public sealed interface Command {
         R forgetFailedJob(ForgetFailedJob command, long now);
 
         R removeFailedJobs(RemoveFailedJobs command, long now);
+
+        R ackAndPop(AckAndPop command, long now);
     }
 
     /** Create a queue or overwrite all of its options. */
@@ -122,6 +124,20 @@ public sealed interface Command {
         @Override
         public <R> R accept(Handler<R> handler, long now) {
             return handler.pop(this, now);
+        }
+    }
+
+    /**
+     * Fenced acknowledgements, then a pop with its own lease length: Regina's worker loop in one command.
+     * When an ack names a lease that no longer holds its message (expired, or the partition leased again)
+     * the whole command is refused and neither the acks nor the pop apply. {@code leaseSeconds} above 0
+     * is this pop's lease length in place of the queue's {@code leaseTime}. A pop with neither stays a
+     * {@link Pop}, so its log entry is what it always was.
+     */
+    record AckAndPop(List<AckItem> acks, Pop pop, int leaseSeconds) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.ackAndPop(this, now);
         }
     }
 

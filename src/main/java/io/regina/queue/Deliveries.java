@@ -146,7 +146,8 @@ final class Deliveries {
 
     // ---------------------------------------------------------------- pop
 
-    Result pop(Command.Pop c, long now) {
+    /** {@code leaseSeconds} above 0 is this pop's lease length, else the queue's {@code leaseTime}. */
+    Result.Popped pop(Command.Pop c, int leaseSeconds, long now) {
         String groupName = Group.nameOf(c.group());
         BrokerQueue queue = state.queues.get(c.queue());
         if (queue == null || queue.paused || state.popMaintenanceMode) {
@@ -157,7 +158,8 @@ final class Deliveries {
         int maxPartitions = wildcard ? Math.max(1, c.partitions()) : 1;
         int budget = Math.max(1, c.batch());
         Lease lease = c.autoAck() ? null
-                : new Lease(c.leaseId(), queue.name, groupName, now + queue.options.leaseMillis());
+                : new Lease(c.leaseId(), queue.name, groupName,
+                        now + (leaseSeconds > 0 ? leaseSeconds * 1000L : queue.options.leaseMillis()));
         String leaseId = lease == null ? "" : lease.id;
         List<Delivery> delivered = new ArrayList<>();
         Partition first = null;

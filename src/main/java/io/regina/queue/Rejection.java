@@ -35,7 +35,10 @@ public enum Rejection {
     /** A transaction refused because one of its acks would be: the ack's refusal and its transactionId. */
     TRANSACTION_ACK_REFUSED(16, 409, "%s (transactionId %s)"),
     /** Apply threw: a bug in the domain, answered as a refusal so the node keeps running. */
-    APPLY_FAILED(17, 400, "internal error applying %s: %s");
+    APPLY_FAILED(17, 400, "internal error applying %s: %s"),
+    /** A fenced ack naming a lease that no longer holds the message: the whole request is refused. */
+    LEASE_NOT_HELD(18, 409, "Lease %s no longer holds transactionId %s (it expired, or the partition was "
+            + "leased again): nothing in this request was applied; pop again for a new lease");
 
     private final int code;
     private final int httpStatus;

@@ -58,6 +58,9 @@ public sealed interface Result {
 
     record Acked(List<AckOutcome> outcomes) implements Result { }
 
+    /** What a {@link Command.AckAndPop} answers when its acks were not fenced off. */
+    record AckedAndPopped(Acked acked, Popped popped) implements Result { }
+
     record AckOutcome(int index, String transactionId, boolean success, String error, String queue,
                       String partition, boolean leaseReleased, boolean dlq) {
         public static AckOutcome succeeded(int index, String transactionId, String queue, String partition,

@@ -69,6 +69,27 @@ final class StateView implements BrokerView {
     }
 
     @Override
+    public boolean hasDeliverable(String queueName, String group, List<String> partitions) {
+        BrokerQueue queue = state.queues.get(queueName);
+        if (queue == null || queue.paused || state.popMaintenanceMode) {
+            return false;
+        }
+        Group existing = queue.groups.get(Group.nameOf(group));
+        for (Partition partition : queue.partitions.values()) {
+            if (!partitions.isEmpty() && !partitions.contains(partition.name)) {
+                continue;
+            }
+            Cursor cursor = existing == null ? null : existing.cursors.get(partition.name);
+            boolean deliverable = cursor == null ? partition.log.head() != null
+                    : cursor.claim == null && cursor.firstDeliverable() != null;
+            if (deliverable) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
     public int readyPartitions(String queueName, String group) {
         BrokerQueue queue = state.queues.get(queueName);
         if (queue == null || queue.paused || state.popMaintenanceMode) {
@@ -92,9 +113,11 @@ final class StateView implements BrokerView {
         long pending = 0;
         long reserved = 0;
         long oldest = 0;
+        long settled = 0;
         for (Partition partition : queue.partitions.values()) {
             Cursor cursor = group == null ? null : group.cursors.get(partition.name);
             long start = cursor == null ? partition.log.headSeq() : cursor.next;
+            settled += cursor == null ? 0 : cursor.next + cursor.doneAhead.size();
             long unconsumed = partition.log.tailSeq() - start - (cursor == null ? 0 : cursor.doneAhead.size());
             long leased = 0;
             if (cursor != null && cursor.claim != null) {
@@ -113,7 +136,7 @@ final class StateView implements BrokerView {
                 delayed++;
             }
         }
-        return new Views.Depth(pending, reserved, delayed, oldest);
+        return new Views.Depth(pending, reserved, delayed, oldest, settled);
     }
 
     @Override

@@ -8,8 +8,14 @@ public final class Views {
     private Views() {
     }
 
-    /** Counts for one consumer group over a queue (or one partition). */
-    public record Depth(long pending, long reserved, long delayed, long oldestPendingCreatedAt) {
+    /**
+     * Counts for one consumer group over a queue (or one partition). {@code settledSeq} is a position, not
+     * a count: the sum over the queue's partitions of how far the group has settled each log (its cursor
+     * plus the entries settled ahead of it). Only its increase means something: every ack that settles
+     * an entry (completed, dead letter, released as a new copy) raises it by one, so its increase over a
+     * while is the group's settle rate. A seek back lowers it.
+     */
+    public record Depth(long pending, long reserved, long delayed, long oldestPendingCreatedAt, long settledSeq) {
         public long size() {
             return pending + reserved + delayed;
         }

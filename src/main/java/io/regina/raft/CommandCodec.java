@@ -39,18 +39,7 @@ final class CommandCodec {
             }
             case DELETE_QUEUE -> out.writeString(((Command.DeleteQueue) command).queue());
             case PUSH -> out.writeList(((Command.Push) command).items(), CommandCodec::writePushItem);
-            case POP -> {
-                Command.Pop c = (Command.Pop) command;
-                out.writeString(c.queue());
-                out.writeString(c.partition());
-                out.writeString(c.group());
-                out.writeInt(c.batch());
-                out.writeString(c.leaseId());
-                out.writeBoolean(c.autoAck());
-                EnumCode.SUBSCRIPTION_MODE.write(out, c.subscriptionMode());
-                out.writeLong(c.subscriptionFrom());
-                out.writeInt(c.partitions());
-            }
+            case POP -> writePop(out, (Command.Pop) command);
             case ACK -> out.writeList(((Command.Ack) command).items(), CommandCodec::writeAckItem);
             case TRANSACTION -> {
                 Command.Transaction c = (Command.Transaction) command;
@@ -121,6 +110,14 @@ final class CommandCodec {
                 out.writeBoolean(c.strictlyOlder());
                 out.writeInt(c.limit());
             }
+            case ACK_AND_POP -> {
+                Command.AckAndPop c = (Command.AckAndPop) command;
+                out.writeList(c.acks(), CommandCodec::writeAckItem);
+                if (out.writePresence(c.pop())) {
+                    writePop(out, c.pop());
+                }
+                out.writeInt(c.leaseSeconds());
+            }
             default -> throw new CodecException("unhandled command op " + op);
         }
     }
@@ -132,9 +129,7 @@ final class CommandCodec {
                     readOptions(in));
             case DELETE_QUEUE -> new Command.DeleteQueue(in.readString());
             case PUSH -> new Command.Push(in.readList("push items", CommandCodec::readPushItem));
-            case POP -> new Command.Pop(in.readString(), in.readString(), in.readString(), in.readInt(),
-                    in.readString(), in.readBoolean(), EnumCode.SUBSCRIPTION_MODE.read(in), in.readLong(),
-                    in.readInt());
+            case POP -> readPop(in);
             case ACK -> new Command.Ack(in.readList("ack items", CommandCodec::readAckItem));
             case TRANSACTION -> new Command.Transaction(
                     in.readList("transaction operations", CommandCodec::readTxOperation), in.readStrings());
@@ -153,7 +148,28 @@ final class CommandCodec {
             case FORGET_FAILED_JOB -> new Command.ForgetFailedJob(in.readString());
             case REMOVE_FAILED_JOBS -> new Command.RemoveFailedJobs(in.readInt(), in.readString(), in.readBoolean(),
                     in.readInt());
+            case ACK_AND_POP -> new Command.AckAndPop(in.readList("ack items", CommandCodec::readAckItem),
+                    in.readPresence("pop") ? readPop(in) : null, in.readInt());
         };
+    }
+
+    /** A pop's fields: the whole of a {@code POP} command, nested in an {@code ACK_AND_POP}. */
+    private static void writePop(ByteSink out, Command.Pop c) {
+        out.writeString(c.queue());
+        out.writeString(c.partition());
+        out.writeString(c.group());
+        out.writeInt(c.batch());
+        out.writeString(c.leaseId());
+        out.writeBoolean(c.autoAck());
+        EnumCode.SUBSCRIPTION_MODE.write(out, c.subscriptionMode());
+        out.writeLong(c.subscriptionFrom());
+        out.writeInt(c.partitions());
+    }
+
+    private static Command.Pop readPop(ByteSource in) {
+        return new Command.Pop(in.readString(), in.readString(), in.readString(), in.readInt(),
+                in.readString(), in.readBoolean(), EnumCode.SUBSCRIPTION_MODE.read(in), in.readLong(),
+                in.readInt());
     }
 
     /** Queue options as a nested record; the fields are {@link QueueOptions#writeTo}'s, shared with snapshots. */

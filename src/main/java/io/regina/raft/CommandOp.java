@@ -29,7 +29,8 @@ public enum CommandOp {
     RETRY_FAILED_JOBS(16, Command.RetryFailedJobs.class),
     RETRY_FAILED_JOB(17, Command.RetryFailedJob.class),
     FORGET_FAILED_JOB(18, Command.ForgetFailedJob.class),
-    REMOVE_FAILED_JOBS(19, Command.RemoveFailedJobs.class);
+    REMOVE_FAILED_JOBS(19, Command.RemoveFailedJobs.class),
+    ACK_AND_POP(20, Command.AckAndPop.class);
 
     private static final Map<Class<?>, CommandOp> BY_TYPE = new IdentityHashMap<>();
     private static final CommandOp[] BY_CODE = new CommandOp[

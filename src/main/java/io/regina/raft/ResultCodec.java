@@ -120,6 +120,11 @@ final class ResultCodec {
                 out.writeInt(r.removed());
                 out.writeBoolean(r.more());
             }
+            case ACKED_AND_POPPED -> {
+                Result.AckedAndPopped r = (Result.AckedAndPopped) result;
+                write(out, r.acked());
+                write(out, r.popped());
+            }
             default -> throw new CodecException("unhandled result op " + op);
         }
     }
@@ -154,7 +159,20 @@ final class ResultCodec {
             case CLEARED -> new Result.Cleared(in.readString(), in.readLong());
             case FAILED_JOBS_RETRIED -> new Result.FailedJobsRetried(in.readInt(), in.readStrings(), in.readLong());
             case FAILED_JOBS_REMOVED -> new Result.FailedJobsRemoved(in.readInt(), in.readBoolean());
+            case ACKED_AND_POPPED -> new Result.AckedAndPopped(nested(in, Result.Acked.class),
+                    nested(in, Result.Popped.class));
         };
+    }
+
+    /** A result written whole (its op code, then its fields) inside another, or null. */
+    private static <R extends Result> R nested(ByteSource in, Class<R> type) {
+        long at = in.position();
+        Result result = read(in);
+        if (result != null && !type.isInstance(result)) {
+            throw new CodecException("expected a nested " + type.getSimpleName() + " at offset " + at + " of "
+                    + in.what() + ", found " + result.getClass().getSimpleName());
+        }
+        return type.cast(result);
     }
 
     private static void writePushOutcome(ByteSink out, Result.PushOutcome o) {

@@ -28,7 +28,8 @@ public enum ResultOp {
     QUEUE_PAUSED(15, Result.QueuePaused.class),
     CLEARED(16, Result.Cleared.class),
     FAILED_JOBS_RETRIED(17, Result.FailedJobsRetried.class),
-    FAILED_JOBS_REMOVED(18, Result.FailedJobsRemoved.class);
+    FAILED_JOBS_REMOVED(18, Result.FailedJobsRemoved.class),
+    ACKED_AND_POPPED(19, Result.AckedAndPopped.class);
 
     private static final Map<Class<?>, ResultOp> BY_TYPE = new IdentityHashMap<>();
     private static final ResultOp[] BY_CODE = new ResultOp[

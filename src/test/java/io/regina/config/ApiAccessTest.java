@@ -52,6 +52,8 @@ class ApiAccessTest {
             "POST,   /api/v1/failed-jobs/flush,                          ADMIN",
             "POST,   /api/v1/failed-jobs/prune,                          ADMIN",
             "GET,    /api/v1/queues/q/size,                              READ_ONLY",
+            "GET,    /api/v1/queues/q/depth,                             READ_ONLY",
+            "GET,    /api/v1/watch/queue/q,                              READ_ONLY",
             "GET,    /api/v1/monitor,                                    READ_ONLY",
             "POST,   /api/v1/queues/q/pause,                             ADMIN",
             "POST,   /api/v1/queues/q/resume,                            ADMIN",

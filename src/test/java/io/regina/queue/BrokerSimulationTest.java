@@ -509,10 +509,12 @@ class BrokerSimulationTest {
             boolean autoAck = random.nextInt(8) == 0;
             int partitions = wildcard && random.nextInt(4) == 0 ? 2 : 1;
             String leaseId = nextId("lease");
+            int leaseSeconds = random.nextInt(4) == 0 ? 1 + random.nextInt(120) : 0;
             note("pop " + queue.name + (partition == null ? "" : "@" + partition) + " group " + group + " batch "
                     + batch + (autoAck ? " autoAck" : "") + (partitions > 1 ? " partitions 2" : "") + " lease "
-                    + leaseId);
-            long leaseMillis = state.view().queue(queue.name).options().leaseMillis();
+                    + leaseId + (leaseSeconds > 0 ? " for " + leaseSeconds + " s" : ""));
+            long leaseMillis = leaseSeconds > 0 ? leaseSeconds * 1000L
+                    : state.view().queue(queue.name).options().leaseMillis();
             fireModelTimers(clock.now());
             Map<String, List<Msg>> before = new HashMap<>();
             Set<String> readyBefore = new LinkedHashSet<>();
@@ -522,8 +524,13 @@ class BrokerSimulationTest {
                     readyBefore.add(name);
                 }
             }
-            Result result = apply(new Command.Pop(queue.name, partition, group, batch, leaseId, autoAck,
-                    SubscriptionMode.ALL, 0, partitions));
+            Command.Pop pop = new Command.Pop(queue.name, partition, group, batch, leaseId, autoAck,
+                    SubscriptionMode.ALL, 0, partitions);
+            Result result = apply(leaseSeconds > 0 ? new Command.AckAndPop(List.of(), pop, leaseSeconds) : pop);
+            if (result instanceof Result.AckedAndPopped both) {
+                check(both.acked().outcomes().isEmpty(), "a pop with no acks answered acks " + both.acked());
+                result = both.popped();
+            }
             check(result instanceof Popped, "pop answered " + result);
             Popped popped = (Popped) result;
             if (popped.messages().isEmpty()) {
@@ -632,7 +639,23 @@ class BrokerSimulationTest {
             int retryLimit = state.view().queue(queue.name).options().retryLimit();
             fireModelTimers(clock.now());
             Set<String> rowsBefore = failedUuids();
-            Result result = apply(new Command.Ack(items));
+            // A fenced batch (an ack-then-pop whose pop finds nothing) is refused whole only when an ack's lease
+            // does not hold its message; otherwise it answers as a plain ack. Refused, it applied nothing: the
+            // model stays as it is, and the steps after this one check the state still agrees with it.
+            boolean fenced = random.nextInt(4) == 0;
+            Result result = apply(fenced ? new Command.AckAndPop(items, new Command.Pop("no-such-queue", null,
+                    batch.group(), 1, nextId("lease"), false, SubscriptionMode.ALL, 0, 1), 0) : new Command.Ack(items));
+            if (result instanceof Result.Rejected refused) {
+                check(fenced && refused.rejection() == Rejection.LEASE_NOT_HELD, "ack answered " + result);
+                check(anyNotHeld(queue, batch.group(), chosen, items), "fenced off while every lease holds its "
+                        + "message: " + refused.message());
+                recent.addLast("    -> fenced off: " + refused.message());
+                return;
+            }
+            if (result instanceof Result.AckedAndPopped both) {
+                check(both.popped().messages().isEmpty(), "the pop of no queue delivered " + both.popped());
+                result = both.acked();
+            }
             check(result instanceof Result.Acked, "ack answered " + result);
             List<AckOutcome> outcomes = ((Result.Acked) result).outcomes();
             recent.addLast("    -> " + outcomes.stream().map(o -> o.success() ? "ok" + (o.leaseReleased() ? " released"
@@ -645,6 +668,18 @@ class BrokerSimulationTest {
                         newlyFailed);
             }
             linkNewRows(rowsBefore, newlyFailed);
+        }
+
+        /** Whether one of the acks names a lease that does not hold its message now. */
+        boolean anyNotHeld(QueueModel queue, String group, List<Delivery> deliveries, List<Command.AckItem> items) {
+            for (int i = 0; i < items.size(); i++) {
+                ClaimModel live = claims.get(cursorKey(queue.name, group, deliveries.get(i).partition()));
+                if (live == null || !live.lease.id.equals(items.get(i).leaseId())
+                        || !live.all.contains(queue.msg(group, deliveries.get(i).id()).id)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         AckStatus randomStatus() {

@@ -90,6 +90,10 @@ class EntryCodecTest {
         commands.add(new Command.RemoveFailedJobs(24, "q", true));
         commands.add(new Command.RemoveFailedJobs(0, null, false));
         commands.add(new Command.RemoveFailedJobs(1, "q", false, 10_000));
+        commands.add(new Command.AckAndPop(List.of(ACK, NULL_ACK), new Command.Pop("q", "p", "g", 10, "lease", false,
+                SubscriptionMode.NEW, 123, 4), 86_400));
+        commands.add(new Command.AckAndPop(List.of(), new Command.Pop("q", null, null, 1, null, false, null, 0, 1), 0));
+        commands.add(new Command.AckAndPop(null, null, -1));
         return commands;
     }
 
@@ -136,6 +140,9 @@ class EntryCodecTest {
         results.add(new Result.FailedJobsRetried(0, List.of(), 0));
         results.add(new Result.FailedJobsRemoved(5));
         results.add(new Result.FailedJobsRemoved(10_000, true));
+        results.add(new Result.AckedAndPopped(new Result.Acked(List.of(
+                new Result.AckOutcome(0, "tx", true, null, "q", "p", true, false))), Result.Popped.empty("q", "g")));
+        results.add(new Result.AckedAndPopped(null, null));
         results.add(null);
         return results;
     }
@@ -148,6 +155,17 @@ class EntryCodecTest {
         Set<Class<?>> resultTypes = new HashSet<>();
         sampleResults().stream().filter(r -> r != null).forEach(r -> resultTypes.add(r.getClass()));
         assertThat(resultTypes).containsExactlyInAnyOrder(Result.class.getPermittedSubclasses());
+    }
+
+    @Test
+    void aNestedResultOfTheWrongTypeIsRefused() {
+        byte[] popped = EntryCodec.encodeResults(List.of(Result.Popped.empty("q", "g")));
+        ByteBuffer reply = ByteBuffer.allocate(popped.length + 2);
+        reply.put(popped, 0, 5).put((byte) ResultOp.ACKED_AND_POPPED.code()).put(popped, 5, popped.length - 5);
+        reply.put((byte) 0).flip();
+
+        assertThatThrownBy(() -> EntryCodec.decodeResults(reply)).isInstanceOf(CodecException.class)
+                .hasMessageContaining("expected a nested Acked").hasMessageContaining("found Popped");
     }
 
     @Test
@@ -165,6 +183,8 @@ class EntryCodecTest {
         assertThat(CommandOp.REMOVE_FAILED_JOBS.code()).isEqualTo(19);
         assertThat(ResultOp.REJECTED.code()).isEqualTo(1);
         assertThat(ResultOp.FAILED_JOBS_REMOVED.code()).isEqualTo(18);
+        assertThat(CommandOp.ACK_AND_POP.code()).isEqualTo(20);
+        assertThat(ResultOp.ACKED_AND_POPPED.code()).isEqualTo(19);
     }
 
     @Test

@@ -128,6 +128,12 @@ class GoldenFixtures {
         List<Command> batch = new ArrayList<>();
         s.values().forEach(list -> batch.add(list.get(0)));
         s.put("batch", batch);
+        // Added after the batch above was frozen: a sample put before it would not be in its fixture.
+        Command.Pop pop = new Command.Pop("orders", "eu", "workers", 10, "lease-2", false, SubscriptionMode.FROM, T0, 4);
+        s.put("ack-and-pop", List.of(new Command.AckAndPop(List.of(ACK), pop, 120),
+                new Command.AckAndPop(List.of(), pop, 0)));
+        s.put("ack-and-pop-nulls", List.of(new Command.AckAndPop(Arrays.asList(NULL_ACK, null),
+                new Command.Pop(null, null, null, 0, null, false, null, 0, 0), 0), new Command.AckAndPop(null, null, 0)));
         return s;
     }
 
@@ -199,6 +205,12 @@ class GoldenFixtures {
         s.values().forEach(list -> batch.add(list.get(0)));
         batch.add(null);
         s.put("batch", batch);
+        // Added after the batch above was frozen, as for the commands.
+        Result.Popped popped = (Result.Popped) s.get("popped").get(0);
+        Result.Acked acked = (Result.Acked) s.get("acked").get(0);
+        s.put("acked-and-popped", List.of(new Result.AckedAndPopped(acked, popped),
+                new Result.AckedAndPopped(new Result.Acked(List.of()), Result.Popped.empty("orders", "workers"))));
+        s.put("acked-and-popped-nulls", List.of(new Result.AckedAndPopped(null, null)));
         return s;
     }
 
