@@ -163,6 +163,15 @@ public class RaftConfiguration {
             return RAFT_PHASE;
         }
 
+        /**
+         * A stopped node is closed for good (a new one would have to be built), so a context that is paused
+         * and restarted, as Spring's test context cache does with a context not in use, keeps it running.
+         */
+        @Override
+        public boolean isPauseable() {
+            return false;
+        }
+
         ClusterStatus status() {
             return node.status();
         }

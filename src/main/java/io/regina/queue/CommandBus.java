@@ -1,6 +1,5 @@
 package io.regina.queue;
 
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -13,13 +12,6 @@ public interface CommandBus {
 
     /** Replicate and apply a command; completes with its result once it is durable and applied. */
     CompletableFuture<Result> submit(Command command);
-
-    /**
-     * Replicate and apply {@code commands} in one entry, in order, with no other command in between
-     * (e.g. an ack and the pop that follows it, in one durable write); completes with their results in
-     * the same order.
-     */
-    CompletableFuture<List<Result>> submitTogether(List<Command> commands);
 
     /**
      * Run a query against one consistent view of this node's applied state. Applies wait while it

@@ -8,8 +8,6 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
@@ -57,19 +55,8 @@ public final class GroupCommitter implements AutoCloseable {
         }
     }
 
-    /**
-     * What one caller submitted: one command, or several that travel in one entry, back to back. Its
-     * future completes with their results in order.
-     */
-    private record Pending(byte[][] commands, long bytes, long submittedAt, CompletableFuture<List<Result>> future) {
-        static Pending of(byte[][] commands) {
-            long bytes = 0;
-            for (byte[] c : commands) {
-                bytes += c.length;
-            }
-            return new Pending(commands, bytes, System.nanoTime(), new CompletableFuture<>());
-        }
-    }
+    /** One caller's command, encoded, with when it was submitted. */
+    private record Pending(byte[] encoded, long submittedAt, CompletableFuture<Result> future) { }
 
     /** How long a caller waits for its commands to be answered before it is told they were not, in time. */
     public static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(20);
@@ -90,28 +77,17 @@ public final class GroupCommitter implements AutoCloseable {
 
     /** Replicates and applies a command; completes with its result once durable and applied. */
     public CompletableFuture<Result> submit(Command command) {
-        return submitTogether(List.of(command)).thenApply(results -> results.get(0));
-    }
-
-    /**
-     * Replicates and applies {@code commands} in one log entry, in order, with nothing in between;
-     * completes with their results in the same order. When one command is over the size limit none is
-     * applied, and each result is that refusal.
-     */
-    public CompletableFuture<List<Result>> submitTogether(List<Command> commands) {
-        byte[][] encoded = new byte[commands.size()][];
+        byte[] encoded;
         try {
-            for (int i = 0; i < encoded.length; i++) {
-                encoded[i] = EntryCodec.encodeCommand(commands.get(i));
-                if (encoded[i].length > limits.maxCommandBytes()) {
-                    Result refused = Rejection.TOO_LARGE.reject(encoded[i].length, limits.maxCommandBytes());
-                    return CompletableFuture.completedFuture(Collections.nCopies(encoded.length, refused));
-                }
-            }
+            encoded = EntryCodec.encodeCommand(command);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        Pending pending = Pending.of(encoded);
+        if (encoded.length > limits.maxCommandBytes()) {
+            return CompletableFuture.completedFuture(
+                    Rejection.TOO_LARGE.reject(encoded.length, limits.maxCommandBytes()));
+        }
+        Pending pending = new Pending(encoded, System.nanoTime(), new CompletableFuture<>());
         List<List<Pending>> batches;
         synchronized (this) {
             if (closed) {
@@ -124,22 +100,19 @@ public final class GroupCommitter implements AutoCloseable {
         return pending.future();
     }
 
-    /** Under the lock: the batches that may start now. A caller's commands are never split. */
+    /** Under the lock: the batches that may start now. */
     private List<List<Pending>> takeBatches() {
         List<List<Pending>> batches = List.of();
         while (inflight.size() < limits.maxInflightEntries() && !queue.isEmpty()) {
             List<Pending> batch = new ArrayList<>(Math.min(queue.size(), limits.maxCommandsPerEntry()));
             long bytes = 0;
-            int commands = 0;
-            while (!queue.isEmpty()) {
+            while (!queue.isEmpty() && batch.size() < limits.maxCommandsPerEntry()) {
                 Pending next = queue.peek();
-                if (!batch.isEmpty() && (commands + next.commands().length > limits.maxCommandsPerEntry()
-                        || bytes + next.bytes() > limits.maxEntryBytes())) {
+                if (!batch.isEmpty() && bytes + next.encoded().length > limits.maxEntryBytes()) {
                     break;
                 }
                 batch.add(queue.poll());
-                bytes += next.bytes();
-                commands += next.commands().length;
+                bytes += next.encoded().length;
             }
             inflight.add(batch);
             if (batches.isEmpty()) {
@@ -153,28 +126,28 @@ public final class GroupCommitter implements AutoCloseable {
     private void send(List<Pending> batch) {
         List<byte[]> commands = new ArrayList<>(batch.size());
         for (Pending p : batch) {
-            commands.addAll(Arrays.asList(p.commands()));
+            commands.add(p.encoded());
         }
         long started = System.nanoTime();
         CompletableFuture<ByteBuffer> reply;
         try {
             byte[] request = EntryCodec.encodeRequest(commands);
-            metrics.recordEntrySubmitted(commands.size());
+            metrics.recordEntrySubmitted(batch.size());
             reply = sender.send(request);
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        reply.whenComplete((bytes, error) -> complete(batch, commands.size(), bytes, error, started));
+        reply.whenComplete((bytes, error) -> complete(batch, bytes, error, started));
     }
 
-    private void complete(List<Pending> batch, int commands, ByteBuffer reply, Throwable error, long started) {
+    private void complete(List<Pending> batch, ByteBuffer reply, Throwable error, long started) {
         boolean mine;
         synchronized (this) {
             mine = inflight.remove(batch);
         }
         try {
             if (mine) {
-                deliver(batch, commands, reply, error, started);
+                deliver(batch, reply, error, started);
             }
         } finally {
             List<List<Pending>> next;
@@ -185,20 +158,17 @@ public final class GroupCommitter implements AutoCloseable {
         }
     }
 
-    private void deliver(List<Pending> batch, int commands, ByteBuffer reply, Throwable error, long started) {
+    private void deliver(List<Pending> batch, ByteBuffer reply, Throwable error, long started) {
         if (error == null) {
             try {
                 List<Result> results = EntryCodec.decodeResults(reply);
-                if (results.size() != commands) {
-                    throw new CodecException("entry of " + commands + " commands answered " + results.size()
+                if (results.size() != batch.size()) {
+                    throw new CodecException("entry of " + batch.size() + " commands answered " + results.size()
                             + " results");
                 }
                 metrics.recordCommit(System.nanoTime() - started);
-                int next = 0;
-                for (Pending p : batch) {
-                    int n = p.commands().length;
-                    p.future().complete(n == 1 ? List.of(results.get(next)) : results.subList(next, next + n));
-                    next += n;
+                for (int i = 0; i < batch.size(); i++) {
+                    batch.get(i).future().complete(results.get(i));
                 }
                 return;
             } catch (RuntimeException e) {
@@ -207,7 +177,7 @@ public final class GroupCommitter implements AutoCloseable {
         }
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         metrics.recordEntryFailed();
-        LOG.debug("an entry of {} command(s) failed", commands, cause);
+        LOG.debug("an entry of {} command(s) failed", batch.size(), cause);
         for (Pending p : batch) {
             p.future().completeExceptionally(cause);
         }
@@ -252,11 +222,7 @@ public final class GroupCommitter implements AutoCloseable {
 
     /** Commands waiting for the next entry. */
     public synchronized int queuedCommands() {
-        int commands = 0;
-        for (Pending p : queue) {
-            commands += p.commands().length;
-        }
-        return commands;
+        return queue.size();
     }
 
     /**

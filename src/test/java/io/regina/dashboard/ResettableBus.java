@@ -6,7 +6,6 @@ import io.regina.queue.CommandBus;
 import io.regina.queue.Result;
 import io.regina.testing.InMemoryCommandBus;
 
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -33,11 +32,6 @@ final class ResettableBus implements CommandBus {
     @Override
     public CompletableFuture<Result> submit(Command command) {
         return current.submit(command);
-    }
-
-    @Override
-    public CompletableFuture<List<Result>> submitTogether(List<Command> commands) {
-        return current.submitTogether(commands);
     }
 
     @Override

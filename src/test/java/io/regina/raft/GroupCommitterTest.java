@@ -125,37 +125,6 @@ class GroupCommitterTest {
     }
 
     @Test
-    void commandsSubmittedTogetherTravelInOneEntryInOrderAndAreNeverSplit() throws Exception {
-        GroupCommitter committer = committer(new GroupCommitter.Limits(1, 3, 1 << 20, 1 << 20));
-        CompletableFuture<Result> first = committer.submit(new Command.ClearQueue("a"));
-        CompletableFuture<Result> second = committer.submit(new Command.ClearQueue("b"));
-        CompletableFuture<List<Result>> together = committer.submitTogether(List.of(
-                new Command.ClearQueue("c"), new Command.ClearQueue("d"), new Command.ClearQueue("e")));
-        answer(0);
-        awaitSent(2);
-        // b alone: b with the three would be four commands, over the cap of three
-        assertThat(sent.get(1)).extracting(c -> ((Command.ClearQueue) c).queue()).containsExactly("b");
-        answer(1);
-        awaitSent(3);
-        assertThat(sent.get(2)).extracting(c -> ((Command.ClearQueue) c).queue()).containsExactly("c", "d", "e");
-        answer(2);
-        assertThat(together.get(10, TimeUnit.SECONDS)).extracting(r -> ((Result.Cleared) r).queue())
-                .containsExactly("c", "d", "e");
-        assertThat(((Result.Cleared) first.get()).queue()).isEqualTo("a");
-        assertThat(((Result.Cleared) second.get()).queue()).isEqualTo("b");
-    }
-
-    @Test
-    void aGroupLargerThanTheCommandCapStillTravelsWhole() throws Exception {
-        GroupCommitter committer = committer(new GroupCommitter.Limits(1, 2, 1 << 20, 1 << 20));
-        CompletableFuture<List<Result>> together = committer.submitTogether(List.of(
-                new Command.ClearQueue("x"), new Command.ClearQueue("y"), new Command.ClearQueue("z")));
-        assertThat(sent.get(0)).hasSize(3);
-        answer(0);
-        assertThat(together.get(10, TimeUnit.SECONDS)).hasSize(3);
-    }
-
-    @Test
     void submissionsNotAnsweredInTimeFailWithATimeoutAndTheNextOnesGoOut() throws Exception {
         GroupCommitter committer = committer(new GroupCommitter.Limits(1, 100, 1 << 20, 1 << 20));
         CompletableFuture<Result> stuck = committer.submit(new Command.ClearQueue("stuck"));

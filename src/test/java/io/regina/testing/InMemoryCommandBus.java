@@ -6,7 +6,6 @@ import io.regina.queue.Command;
 import io.regina.queue.CommandBus;
 import io.regina.queue.Result;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,19 +24,6 @@ public final class InMemoryCommandBus implements CommandBus {
             listeners.forEach(listener -> listener.accept(queue));
         }
         return CompletableFuture.completedFuture(result);
-    }
-
-    @Override
-    public synchronized CompletableFuture<List<Result>> submitTogether(List<Command> commands) {
-        long now = System.currentTimeMillis();
-        List<Result> results = new ArrayList<>(commands.size());
-        for (Command command : commands) {
-            results.add(state.apply(command, now));
-        }
-        for (String queue : state.drainDeliverable()) {
-            listeners.forEach(listener -> listener.accept(queue));
-        }
-        return CompletableFuture.completedFuture(results);
     }
 
     @Override
