@@ -6,6 +6,10 @@
 #   bench/scale.sh partitions [n]            one message in each of N partitions (default 5,000) drained by 10
 #                                            concurrent wildcard pops of batch 1, against the same drain over 10
 #                                            partitions: messages/s and broker CPU per 1,000 messages
+#   bench/scale.sh auth                      push (one message per request, 16 connections) and pop+ack (16
+#                                            workers) for 5 s each, against a broker with API auth off and one
+#                                            with auth on (HS256, a read-write token on every request):
+#                                            messages/s and broker CPU per 1,000 messages side by side
 #   bench/scale.sh all                       restart and failed-jobs
 # Each starts its own broker jar (io.regina.testing.BrokerProcess) on free loopback ports with a temp
 # data dir and stops it. Environment: MVN_FLAGS (e.g. -o), BROKER_HEAP (default 4g).
@@ -33,9 +37,10 @@ case "$what" in
   restart) java "$HEAP" -cp "$CP" io.regina.bench.RestartBenchmark "$size" ;;
   failed-jobs) java "$HEAP" -cp "$CP" io.regina.bench.FailedJobsBenchmark "$size" ;;
   partitions) java "$HEAP" -Dclk.tck="$(getconf CLK_TCK)" -cp "$CP" io.regina.bench.PartitionsBenchmark "$size" ;;
+  auth) java "$HEAP" -Dclk.tck="$(getconf CLK_TCK)" -cp "$CP" io.regina.bench.AuthBenchmark ;;
   all)
     java "$HEAP" -cp "$CP" io.regina.bench.RestartBenchmark "$size"
     java "$HEAP" -cp "$CP" io.regina.bench.FailedJobsBenchmark "$size"
     ;;
-  *) echo "usage: bench/scale.sh restart|failed-jobs|partitions|all [count]" >&2; exit 2 ;;
+  *) echo "usage: bench/scale.sh restart|failed-jobs|partitions|auth|all [count]" >&2; exit 2 ;;
 esac

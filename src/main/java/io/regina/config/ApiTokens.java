@@ -26,7 +26,7 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The token check of {@code regina.auth.*}, built from Spring Security's Nimbus decoder: the signature
- * (HS256 with the shared secret; RS256 with a JWKS URL or a static key), then {@code exp}/{@code nbf}
+ * (HS256 with the shared secret; RS256 or EdDSA with a JWKS URL or a static key), then {@code exp}/{@code nbf}
  * within the clock skew, and {@code iss} and {@code aud} when configured. A misconfiguration stops
  * the node at startup, with the key to fix.
  */
@@ -66,7 +66,17 @@ final class ApiTokens {
             throw new IllegalStateException("RS256 needs regina.auth.jwks-url (JWT_JWKS_URL) "
                     + "or regina.auth.public-key (JWT_PUBLIC_KEY)");
         }
-        throw new IllegalStateException("regina.auth.algorithm (JWT_ALGORITHM) must be HS256 or RS256, not '"
+        if (algorithm.equals("EDDSA")) {
+            if (!settings.getJwksUrl().isBlank()) {
+                return new NimbusReactiveJwtDecoder(EdDsaTokens.fromJwksUrl(settings.getJwksUrl().trim()));
+            }
+            if (!settings.getPublicKey().isBlank()) {
+                return new NimbusReactiveJwtDecoder(EdDsaTokens.fromPublicKey(settings.getPublicKey()));
+            }
+            throw new IllegalStateException("EdDSA needs regina.auth.jwks-url (JWT_JWKS_URL) "
+                    + "or regina.auth.public-key (JWT_PUBLIC_KEY)");
+        }
+        throw new IllegalStateException("regina.auth.algorithm (JWT_ALGORITHM) must be HS256, RS256 or EdDSA, not '"
                 + settings.getAlgorithm() + "'");
     }
 

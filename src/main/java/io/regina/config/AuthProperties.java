@@ -12,16 +12,16 @@ public class AuthProperties {
     /** Require a valid token on {@code /api/**}. */
     private boolean enabled;
 
-    /** {@code HS256} (with {@link #secret}) or {@code RS256} (with {@link #jwksUrl} or {@link #publicKey}). */
+    /** {@code HS256} (with {@link #secret}), {@code RS256} or {@code EdDSA} (Ed25519; with {@link #jwksUrl} or {@link #publicKey}). */
     private String algorithm = "HS256";
 
     /** The HS256 shared secret, at least 32 bytes. */
     private String secret = "";
 
-    /** Where the RS256 keys are published (a JWKS document). */
+    /** Where the RS256 or EdDSA keys are published (a JWKS document). */
     private String jwksUrl = "";
 
-    /** A static RS256 public key, PEM ({@code -----BEGIN PUBLIC KEY-----}). */
+    /** A static public key, PEM ({@code -----BEGIN PUBLIC KEY-----}); for EdDSA also an OKP JWK. */
     private String publicKey = "";
 
     /** The {@code iss} a token must carry; empty accepts any. */

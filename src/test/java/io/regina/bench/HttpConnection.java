@@ -30,16 +30,19 @@ final class HttpConnection implements Closeable {
 
     private final String host;
     private final int port;
-    private final byte[] hostHeader;
+    /** Host, and Authorization when the connection carries a token: sent with every request. */
+    private final byte[] fixedHeaders;
     private Socket socket;
     private InputStream in;
     private OutputStream out;
     private long requests;
 
-    HttpConnection(String host, int port) {
+    /** @param token a bearer token sent on every request, or null for none */
+    HttpConnection(String host, int port, String token) {
         this.host = host;
         this.port = port;
-        this.hostHeader = ("\r\nHost: " + host + ":" + port + "\r\n").getBytes(StandardCharsets.US_ASCII);
+        this.fixedHeaders = ("\r\nHost: " + host + ":" + port + "\r\n"
+                + (token == null ? "" : "Authorization: Bearer " + token + "\r\n")).getBytes(StandardCharsets.US_ASCII);
     }
 
     Response get(String path) throws IOException {
@@ -66,7 +69,7 @@ final class HttpConnection implements Closeable {
         requests++;
         try {
             out.write((method + " " + path + " HTTP/1.1").getBytes(StandardCharsets.US_ASCII));
-            out.write(hostHeader);
+            out.write(fixedHeaders);
             if (body != null) {
                 out.write(("Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
                         .getBytes(StandardCharsets.US_ASCII));

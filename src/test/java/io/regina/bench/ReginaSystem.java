@@ -23,18 +23,25 @@ final class ReginaSystem implements QueueSystem {
     private final String build;
     private final AtomicLong requests = new AtomicLong();
     private final boolean oneRequest;
+    private final String token;
 
     /**
      * @param oneRequest workers ack and take their next job in one request ({@code POST /ack/pop}, Regina's
      *                   extension) instead of an ack and a pop
      */
     ReginaSystem(String url, long pid, String build, boolean oneRequest) {
+        this(url, pid, build, oneRequest, null);
+    }
+
+    /** @param token a bearer token every connection sends on every request (a broker with API auth on), or null */
+    ReginaSystem(String url, long pid, String build, boolean oneRequest, String token) {
         URI uri = URI.create(url);
         this.host = uri.getHost();
         this.port = uri.getPort();
         this.pid = pid;
         this.build = build;
         this.oneRequest = oneRequest;
+        this.token = token;
     }
 
     @Override
@@ -57,7 +64,7 @@ final class ReginaSystem implements QueueSystem {
 
     /** A new connection whose requests count towards {@link #requests()} when given back by {@link #count}. */
     HttpConnection connect() {
-        return new HttpConnection(host, port);
+        return new HttpConnection(host, port, token);
     }
 
     void count(HttpConnection c) {

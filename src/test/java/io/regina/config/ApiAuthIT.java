@@ -1,13 +1,9 @@
 package io.regina.config;
 
-import com.nimbusds.jose.JOSEException;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
-import com.nimbusds.jwt.SignedJWT;
 import io.regina.testing.TestNode;
+import io.regina.testing.TestTokens;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -21,7 +17,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
@@ -154,14 +149,12 @@ class ApiAuthIT {
                 .issueTime(new Date()).expirationTime(Date.from(expires)).build();
     }
 
-    private static String sign(String subject, String role, Instant expires, String secret) throws JOSEException {
+    private static String sign(String subject, String role, Instant expires, String secret) {
         return sign(claims(subject, role, expires), secret);
     }
 
-    private static String sign(JWTClaimsSet claims, String secret) throws JOSEException {
-        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims);
-        jwt.sign(new MACSigner(secret.getBytes(StandardCharsets.UTF_8)));
-        return jwt.serialize();
+    private static String sign(JWTClaimsSet claims, String secret) {
+        return TestTokens.hs256(claims, secret);
     }
 
     private HttpResponse<String> send(String method, String path, String body, String token)

@@ -3,12 +3,11 @@ package io.regina.config;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.RSASSASigner;
-import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
-import com.sun.net.httpserver.HttpServer;
+import io.regina.testing.JwksServer;
 import io.regina.testing.TestNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -17,13 +16,10 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Date;
 import java.util.UUID;
@@ -36,30 +32,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ApiAuthJwksIT {
     private static final RSAKey KEY = generate("published");
     private static final RSAKey OTHER = generate("published");
-    private static HttpServer jwks;
+    private static JwksServer jwks;
 
     @LocalServerPort
     int port;
 
     @DynamicPropertySource
-    static void node(DynamicPropertyRegistry registry) throws Exception {
+    static void node(DynamicPropertyRegistry registry) {
         TestNode.register(registry);
-        byte[] document = new JWKSet(KEY.toPublicJWK()).toString().getBytes(StandardCharsets.UTF_8);
-        jwks = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        jwks.createContext("/jwks.json", exchange -> {
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, document.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(document);
-            }
-        });
-        jwks.start();
-        registry.add("regina.auth.jwks-url", () -> "http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks.json");
+        jwks = new JwksServer(KEY.toPublicJWK());
+        registry.add("regina.auth.jwks-url", jwks::url);
     }
 
     @AfterAll
     static void stopJwks() {
-        jwks.stop(0);
+        jwks.close();
     }
 
     @Test
