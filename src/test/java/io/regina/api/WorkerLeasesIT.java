@@ -1,17 +1,9 @@
 package io.regina.api;
 
 import io.regina.testing.Eventually;
-import io.regina.testing.TestNode;
-import org.junit.jupiter.api.BeforeEach;
+import io.regina.testing.RunningBroker;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.http.MediaType;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.test.web.reactive.server.WebTestClient;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import java.time.Duration;
 import java.util.UUID;
@@ -24,37 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What a worker supervisor needs of the broker, over HTTP: a pop's own lease length, the fence that refuses
  * a stale hand-back, one group's depth, and the read-only watch.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class WorkerLeasesIT {
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-
-    @LocalServerPort
-    int port;
-
-    WebTestClient http;
-
-    @DynamicPropertySource
-    static void node(DynamicPropertyRegistry registry) {
-        TestNode.register(registry);
-    }
-
-    @BeforeEach
-    void client() {
-        http = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port)
-                .responseTimeout(Duration.ofSeconds(30)).build();
-    }
-
-    private JsonNode post(String path, String body, int status) {
-        byte[] bytes = http.post().uri(path).contentType(MediaType.APPLICATION_JSON).bodyValue(body)
-                .exchange().expectStatus().isEqualTo(status).expectBody().returnResult().getResponseBodyContent();
-        return JSON.readTree(bytes);
-    }
-
-    private JsonNode get(String path, int status) {
-        byte[] bytes = http.get().uri(path).exchange().expectStatus().isEqualTo(status).expectBody().returnResult()
-                .getResponseBodyContent();
-        return bytes == null ? null : JSON.readTree(bytes);
-    }
+class WorkerLeasesIT extends RunningBroker {
 
     private static String queue() {
         return "leases-" + UUID.randomUUID().toString().substring(0, 8);
