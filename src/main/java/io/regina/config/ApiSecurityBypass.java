@@ -19,8 +19,9 @@ import java.util.List;
  * while API authentication is off: with {@code regina.auth.enabled} the API's chain must see every request.
  */
 final class ApiSecurityBypass extends WebFilterChainProxy implements Ordered {
-    private static final List<String> EXACT = List.of("/api/v1/push", "/api/v1/ack", "/api/v1/ack/batch", "/health");
-    private static final String POP = "/api/v1/pop/queue/";
+    private static final List<String> EXACT = List.of("/api/v1/push", "/api/v1/ack", "/api/v1/ack/batch",
+            "/api/v1/transaction", "/health");
+    private static final List<String> PREFIXES = List.of("/api/v1/pop/queue/", "/api/v1/ack/pop/queue/");
 
     /** WebFluxSecurityConfiguration.WEB_FILTER_CHAIN_FILTER_ORDER (that class is not public). */
     private static final int ORDER = -100;
@@ -54,7 +55,7 @@ final class ApiSecurityBypass extends WebFilterChainProxy implements Ordered {
         if (EXACT.contains(path)) {
             return true;
         }
-        if (!path.startsWith(POP) || path.contains("//") || path.contains("/.") || path.endsWith("/")) {
+        if (PREFIXES.stream().noneMatch(path::startsWith) || path.contains("//") || path.contains("/.") || path.endsWith("/")) {
             return false;
         }
         for (int i = 0; i < path.length(); i++) {

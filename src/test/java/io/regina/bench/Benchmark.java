@@ -137,11 +137,13 @@ public final class Benchmark {
                 + "ack; every run checks that the exact job set was acked, each job once |\n");
         sb.append("| pool lane | workers ").append(settings.poolWorkers()).append(" × jobs of ")
                 .append(settings.poolJobMillis()).append(" ms, ").append(String.format("%,d", settings.poolJobs()))
-                .append(" jobs enqueued first; Regina queues configured with stripes = workers |\n");
+                .append(" jobs enqueued first; Regina queues configured with stripes = workers; unrecorded warm-up "
+                        + "drains first (Regina 20 s quick / 60 s full, the peers 5 s) |\n");
         sb.append("| paced lane | ").append(settings.rates()).append(" jobs/s for ").append(settings.pacedSeconds())
                 .append(" s, 16 workers × 10 ms, one job per push from up to 32 pushers; latency from each job's "
                         + "scheduled dispatch time to its ack returned (HdrHistogram), push p99 from scheduled time to "
-                        + "durable answer; the pacer sheds a job when all 32 pushers are busy |\n");
+                        + "durable answer; the pacer sheds a job when all 32 pushers are busy; each system first runs one "
+                        + "unrecorded paced run at the highest rate (10 s quick, 30 s full) |\n");
         sb.append("| broker CPU, RSS | utime + stime of the broker process from /proc/PID/stat over the measured "
                 + "window; VmRSS from /proc/PID/status at its end |\n");
         sb.append("| requests per job | client requests sent per job: HTTP requests (Regina), Redis commands "

@@ -37,13 +37,14 @@ final class PacedLane {
     }
 
     void run(List<QueueSystem> systems) {
+        warmUp(systems);
         for (int rate : settings.rates()) {
             String condition = String.format("%,d jobs/s for %d s, %d pushers", rate, settings.pacedSeconds(), PUSHERS);
             for (int run = 1; run <= settings.runs(); run++) {
                 for (QueueSystem s : settings.order(systems, run)) {
                     Benchmark.LOG.printf("[paced run %d] %s: %s%n", run, s.name(), condition);
                     try {
-                        measure(s, run, rate, condition);
+                        measure(s, run, rate, settings.pacedSeconds(), condition, true);
                     } catch (Exception e) {
                         results.fail(NAME, condition, s.name(), run, Benchmark.describe(e));
                     }
@@ -52,9 +53,29 @@ final class PacedLane {
         }
     }
 
-    private void measure(QueueSystem s, int run, int rate, String condition) throws Exception {
+    /**
+     * One unrecorded paced run per system at the highest rate before any is measured: the pool lane's
+     * warm-up runs pops and acks, not one-job pushes or long-polls woken by them, and a JVM that has not
+     * run a path yet spends the measured window compiling it (a profile of the first paced run showed
+     * more than half of Regina's CPU in the JIT's compiler threads).
+     */
+    private void warmUp(List<QueueSystem> systems) {
+        int rate = settings.rates().stream().max(Integer::compare).orElse(500);
+        int seconds = settings.quick() ? 10 : 30;
+        for (QueueSystem s : systems) {
+            Benchmark.LOG.printf("[paced warm-up] %s: %,d jobs/s for %d s, not recorded%n", s.name(), rate, seconds);
+            try {
+                measure(s, 0, rate, seconds, "warm-up", false);
+            } catch (Exception e) {
+                Benchmark.LOG.printf("paced warm-up %s failed: %s%n", s.name(), Benchmark.describe(e));
+            }
+        }
+    }
+
+    private void measure(QueueSystem s, int run, int rate, int pacedSeconds, String condition, boolean recorded)
+            throws Exception {
         String q = settings.queue("paced", run);
-        int total = rate * settings.pacedSeconds();
+        int total = rate * pacedSeconds;
         long period = TimeUnit.SECONDS.toNanos(1) / rate;
         JobSet set = new JobSet(q + "-", total);
         AtomicLongArray scheduled = new AtomicLongArray(total);
@@ -133,6 +154,11 @@ final class PacedLane {
             if (!done) {
                 problem = "incomplete 30 s after the last push: " + ledger.completed() + "/" + dispatched + " acked"
                         + (problem == null ? "" : "; " + problem);
+            }
+            if (!recorded) {
+                Benchmark.LOG.printf("paced warm-up %s: p95 %.1f ms%s%n", s.name(), ms(latency, 95),
+                        problem == null ? "" : " — " + problem);
+                return;
             }
             if (problem != null) {
                 results.fail(NAME, condition, s.name(), run, problem);

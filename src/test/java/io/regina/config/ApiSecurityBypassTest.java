@@ -16,6 +16,11 @@ class ApiSecurityBypassTest {
         assertThat(ApiSecurityBypass.hot(MockServerHttpRequest.post("/api/v1/ack").build())).isTrue();
         assertThat(ApiSecurityBypass.hot(MockServerHttpRequest.post("/api/v1/ack/batch").build())).isTrue();
         assertThat(ApiSecurityBypass.hot(MockServerHttpRequest.get("/health").build())).isTrue();
+        assertThat(ApiSecurityBypass.hot(MockServerHttpRequest.post("/api/v1/transaction").build())).isTrue();
+        assertThat(ApiSecurityBypass.hot(MockServerHttpRequest.post("/api/v1/ack/pop/queue/jobs").build())).isTrue();
+        assertThat(ApiSecurityBypass.hot(MockServerHttpRequest.post("/api/v1/ack/pop/queue/q/partition/p").build()))
+                .isTrue();
+        assertThat(ApiSecurityBypass.hot(raw("/api/v1/ack/pop/queue/a/../../dashboard"))).isFalse();
         assertThat(ApiSecurityBypass.hot(MockServerHttpRequest.get("/api/v1/pop/queue/jobs-1?batch=5").build()))
                 .isTrue();
         assertThat(ApiSecurityBypass.hot(MockServerHttpRequest.get("/api/v1/pop/queue/q/partition/p_1").build()))
