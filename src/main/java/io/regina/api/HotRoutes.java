@@ -30,8 +30,8 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The hot endpoints (push, pop by queue and by partition, ack, ack/batch, ack-then-pop, transaction), served only as
- * functional routes: the body is bound straight from its bytes to its record ({@link JsonBodies}) and the
+ * The hot endpoints ({@link HotEndpoints}) as functional routes, for the requests {@link HotPathHandler} leaves
+ * to Spring (odd paths, other methods, a client that takes no JSON, API authentication on): the body is bound straight from its bytes to its record ({@link JsonBodies}) and the
  * answer written to bytes with the application's {@link JsonMapper}, skipping handler method resolution,
  * argument resolvers and content negotiation. Every other endpoint is an annotated controller. Failures
  * go through {@link ApiErrors#answer}, the mapping the controllers' advice uses.
@@ -43,12 +43,10 @@ class HotRoutes {
     static final int HOT_ROUTES_ORDER = -200;
 
     private final JsonMapper json;
-    private final JsonBodies bodies;
     private final ApiErrors errors;
 
-    HotRoutes(JsonMapper json, JsonBodies bodies, ApiErrors errors) {
+    HotRoutes(JsonMapper json, ApiErrors errors) {
         this.json = json;
-        this.bodies = bodies;
         this.errors = errors;
     }
 
@@ -72,33 +70,22 @@ class HotRoutes {
     }
 
     @Bean
-    RouterFunction<ServerResponse> hotApiRoutes(PushController push, PopController pop, AckController ack,
-                                                AckThenPop ackThenPop, TransactionController transaction) {
-        return RouterFunctions.route()
-                .POST("/api/v1/push", body(PushRequest.class, "push",
-                        request -> push.push(request).map(answer -> ResponseEntity.status(HttpStatus.CREATED)
-                                .body(answer))))
-                .POST("/api/v1/ack", body(AckRequest.class, "ack", request -> ack.ack(request).map(ResponseEntity::ok)))
-                .POST("/api/v1/ack/batch", body(AckBatchRequest.class, "ack batch",
-                        request -> ack.batch(request).map(ResponseEntity::ok)))
-                .POST("/api/v1/ack/pop/queue/{queue}", request -> ackThenPop(request, ackThenPop, null))
-                .POST("/api/v1/ack/pop/queue/{queue}/partition/{partition}",
-                        request -> ackThenPop(request, ackThenPop, request.pathVariable("partition")))
-                .POST("/api/v1/transaction", body(TransactionRequest.class, "transaction",
-                        request -> transaction.transaction(request).map(ResponseEntity::ok)))
-                .GET("/api/v1/pop/queue/{queue}", request -> pop.popQueue(request.pathVariable("queue"),
-                        request.queryParams().toSingleValueMap()).flatMap(answer -> write(request, answer)))
-                .GET("/api/v1/pop/queue/{queue}/partition/{partition}", request -> pop.popPartition(
-                        request.pathVariable("queue"), request.pathVariable("partition"),
-                        request.queryParams().toSingleValueMap()).flatMap(answer -> write(request, answer)))
+    RouterFunction<ServerResponse> hotApiRoutes(HotEndpoints endpoints) {
+        RouterFunctions.Builder routes = RouterFunctions.route();
+        for (HotEndpoints.Endpoint endpoint : endpoints.all()) {
+            routes.route(RequestPredicates.method(endpoint.method()).and(RequestPredicates.path(endpoint.pattern())),
+                    request -> endpoint.serve().serve(request.exchange().getRequest(), request.pathVariables())
+                            .flatMap(answer -> write(request, answer)));
+        }
+        RouterFunction<ServerResponse> hot = routes
                 .filter((request, next) -> Mono.defer(() -> next.handle(request))
                         .onErrorResume(Exception.class, e -> error(request, e)))
-                .build()
-                .and(otherMethods(HttpMethod.POST, "/api/v1/push", "/api/v1/ack", "/api/v1/ack/batch",
-                        "/api/v1/ack/pop/queue/{queue}", "/api/v1/ack/pop/queue/{queue}/partition/{partition}",
-                        "/api/v1/transaction"))
-                .and(otherMethods(HttpMethod.GET, "/api/v1/pop/queue/{queue}",
-                        "/api/v1/pop/queue/{queue}/partition/{partition}"));
+                .build();
+        for (HttpMethod method : List.of(HttpMethod.POST, HttpMethod.GET)) {
+            hot = hot.and(otherMethods(method, endpoints.all().stream().filter(e -> e.method().equals(method))
+                    .map(HotEndpoints.Endpoint::pattern).toArray(String[]::new)));
+        }
+        return hot;
     }
 
     /**
@@ -112,21 +99,6 @@ class HotRoutes {
         }
         return RouterFunctions.route(anyPath.and(RequestPredicates.method(allowed).negate()),
                 request -> Mono.error(new MethodNotAllowedException(request.method(), Set.of(allowed))));
-    }
-
-    private Mono<ServerResponse> ackThenPop(ServerRequest request, AckThenPop ackThenPop, String partition) {
-        return bodies.read(request.exchange().getRequest(), AckBatchRequest.class, "ack and pop")
-                .flatMap(body -> ackThenPop.ackThenPop(request.pathVariable("queue"), partition,
-                        request.queryParams().toSingleValueMap(), body))
-                .flatMap(answer -> write(request, ResponseEntity.ok(answer)));
-    }
-
-    /** A handler that binds the body to {@code type} and writes the answer. */
-    private <T> HandlerFunction<ServerResponse> body(Class<T> type, String what,
-                                                     Function<T, Mono<? extends ResponseEntity<?>>> handler) {
-        return request -> bodies.read(request.exchange().getRequest(), type, what)
-                .flatMap(handler)
-                .flatMap(answer -> write(request, answer));
     }
 
     /**
@@ -159,10 +131,7 @@ class HotRoutes {
                 .body((message, context) -> message.writeWith(Mono.just(message.bufferFactory().wrap(bytes))));
     }
 
-    /** No Accept header, or one that takes JSON (a list with it, a wildcard). */
     private static boolean acceptsJson(ServerRequest request) {
-        List<MediaType> accepted = request.headers().accept();
-        return accepted.isEmpty()
-                || accepted.stream().anyMatch(type -> type.isCompatibleWith(MediaType.APPLICATION_JSON));
+        return HotEndpoints.acceptsJson(request.headers().accept());
     }
 }

@@ -1,0 +1,80 @@
+package io.regina.api;
+
+import io.regina.api.dto.AckBatchRequest;
+import io.regina.api.dto.AckRequest;
+import io.regina.api.dto.PushRequest;
+import io.regina.api.dto.TransactionRequest;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The hot endpoints, written once: push, pop by queue and by partition, ack, ack/batch, ack-then-pop and
+ * transaction, each a method, a path pattern and what it answers. {@link HotPathHandler} serves them
+ * straight from the HTTP handler; {@link HotRoutes} serves them as functional routes for every request
+ * that handler leaves to Spring.
+ */
+@Component
+final class HotEndpoints {
+
+    /** What an endpoint does with a request whose path matched, given the path's variables. */
+    @FunctionalInterface
+    interface Serve {
+        Mono<? extends ResponseEntity<?>> serve(ServerHttpRequest request, Map<String, String> variables);
+    }
+
+    record Endpoint(HttpMethod method, String pattern, Serve serve) {
+    }
+
+    private final JsonBodies bodies;
+    private final List<Endpoint> all;
+
+    HotEndpoints(JsonBodies bodies, PushController push, PopController pop, AckController ack, AckThenPop ackThenPop,
+                 TransactionController transaction) {
+        this.bodies = bodies;
+        Serve ackAndPop = (request, variables) -> bodies.read(request, AckBatchRequest.class, "ack and pop")
+                .flatMap(body -> ackThenPop.ackThenPop(variables.get("queue"), variables.get("partition"),
+                        request.getQueryParams().toSingleValueMap(), body))
+                .map(ResponseEntity::ok);
+        this.all = List.of(
+                post("/api/v1/push", PushRequest.class, "push",
+                        body -> push.push(body).map(answer -> ResponseEntity.status(HttpStatus.CREATED).body(answer))),
+                post("/api/v1/ack", AckRequest.class, "ack", body -> ack.ack(body).map(ResponseEntity::ok)),
+                post("/api/v1/ack/batch", AckBatchRequest.class, "ack batch",
+                        body -> ack.batch(body).map(ResponseEntity::ok)),
+                new Endpoint(HttpMethod.POST, "/api/v1/ack/pop/queue/{queue}", ackAndPop),
+                new Endpoint(HttpMethod.POST, "/api/v1/ack/pop/queue/{queue}/partition/{partition}", ackAndPop),
+                post("/api/v1/transaction", TransactionRequest.class, "transaction",
+                        body -> transaction.transaction(body).map(ResponseEntity::ok)),
+                new Endpoint(HttpMethod.GET, "/api/v1/pop/queue/{queue}", (request, variables) ->
+                        pop.popQueue(variables.get("queue"), request.getQueryParams().toSingleValueMap())),
+                new Endpoint(HttpMethod.GET, "/api/v1/pop/queue/{queue}/partition/{partition}", (request, variables) ->
+                        pop.popPartition(variables.get("queue"), variables.get("partition"),
+                                request.getQueryParams().toSingleValueMap())));
+    }
+
+    List<Endpoint> all() {
+        return all;
+    }
+
+    /** No Accept header, or one that takes JSON (a list with it, a wildcard). */
+    static boolean acceptsJson(List<MediaType> accepted) {
+        return accepted.isEmpty()
+                || accepted.stream().anyMatch(type -> type.isCompatibleWith(MediaType.APPLICATION_JSON));
+    }
+
+    /** An endpoint that binds the body to {@code type} and answers what {@code handler} makes of it. */
+    private <T> Endpoint post(String pattern, Class<T> type, String what,
+                              Function<T, Mono<? extends ResponseEntity<?>>> handler) {
+        return new Endpoint(HttpMethod.POST, pattern,
+                (request, variables) -> bodies.read(request, type, what).flatMap(handler));
+    }
+}
