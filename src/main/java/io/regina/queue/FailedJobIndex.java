@@ -253,20 +253,34 @@ final class FailedJobIndex {
         int low = query.from() > 0 ? driver.lowerBound(query.from() << 16, 0) : 0;
         int high = query.to() > 0 ? driver.lowerBound((query.to() + 1) << 16, 0) : driver.size;
         if (after != null) {
-            UUID cursor = UUID.fromString(after);
-            long msb = cursor.getMostSignificantBits();
-            long lsb = cursor.getLeastSignificantBits();
-            int at = driver.lowerBound(msb, lsb);
+            int at = past(driver, after, newestFirst);
             if (newestFirst) {
                 high = Math.min(high, at);
             } else {
-                while (at < driver.size && compare(driver.rows[at], msb, lsb) == 0) {
-                    at++;
-                }
                 low = Math.max(low, at);
             }
         }
         return new int[] {low, Math.max(low, high)};
+    }
+
+    /**
+     * The first position whose uuid sorts at or after the cursor (newest first: the walk stops before
+     * it) or strictly after it (oldest first: the walk starts there). A cursor compares as a string,
+     * as the table's keys do, so one that is no uuid still pages as it always did.
+     */
+    private int past(Postings driver, String cursor, boolean atOrAfter) {
+        int low = 0;
+        int high = driver.size;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            int order = uuid(driver.rows[mid], null).compareTo(cursor);
+            if (order < 0 || (!atOrAfter && order == 0)) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
     }
 
     private boolean matches(int row, Postings[] wanted) {

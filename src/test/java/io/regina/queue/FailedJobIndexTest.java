@@ -98,6 +98,17 @@ class FailedJobIndexTest {
     }
 
     @Test
+    void aCursorThatIsNoUuidPagesByStringOrderAsTheListingDoes() {
+        FailedJob a = add(1, "q", "{}", "boom");
+        FailedJob b = add(2, "q", "{}", "boom");
+
+        assertThat(table.list(null, "boom", 0, 0, 10, "zzz").items()).containsExactly(b, a);
+        assertThat(table.list(null, "boom", 0, 0, 10, "0").items()).isEmpty();
+        assertThat(table.list(null, "boom", 0, 0, 10, b.uuid()).items()).containsExactly(a);
+        assertThat(table.list(null, null, 0, 0, 10, "zzz").items()).containsExactly(b, a);
+    }
+
+    @Test
     void removedRowsAreNeverFoundAndTheirRowNumbersAreReused() {
         Random random = new Random(12);
         List<FailedJob> live = new ArrayList<>();
