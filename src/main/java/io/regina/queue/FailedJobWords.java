@@ -3,6 +3,7 @@ package io.regina.queue;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -70,12 +71,7 @@ final class FailedJobWords {
     }
 
     private static String word(String text, int start, int end) {
-        int stop = Math.min(end, start + MAX_LENGTH);
-        StringBuilder word = new StringBuilder(stop - start);
-        for (int i = start; i < stop; i++) {
-            word.append(Character.toLowerCase(text.charAt(i)));
-        }
-        return word.toString();
+        return text.substring(start, Math.min(end, start + MAX_LENGTH)).toLowerCase(Locale.ROOT);
     }
 
     private static boolean isWordChar(char c) {
