@@ -3,10 +3,8 @@ package io.regina.queue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -32,6 +30,8 @@ final class FailedJobIndex {
         int[] rows = new int[1];
         int size;
         int dead;
+        /** The {@link #adds} count of the last row added, so that a word twice in a row is listed once. */
+        long lastAdd = -1;
 
         Postings(String key) {
             this.key = key;
@@ -114,6 +114,10 @@ final class FailedJobIndex {
     private int freeCount;
     private int used;
     private long bytes = slotBytes(16);
+    private long adds;
+    /** The lists of the row being added (only the apply thread adds). */
+    private Postings[] adding = new Postings[64];
+    private int addingCount;
 
     void add(FailedJob job) {
         int row = allocate();
@@ -121,21 +125,29 @@ final class FailedJobIndex {
         jobs[row] = job;
         msbs[row] = uuid.getMostSignificantBits();
         lsbs[row] = uuid.getLeastSignificantBits();
-        Set<String> words = new HashSet<>();
-        FailedJobWords.indexed(job.error(), words);
-        FailedJobWords.indexed(job.data(), words);
-        Postings[] holding = new Postings[words.size() + 1];
-        int n = 0;
-        holding[n++] = list(QUEUE_KEY + job.queue());
-        for (String word : words) {
-            holding[n++] = list(word);
-        }
-        for (Postings postings : holding) {
-            postings.add(row);
-        }
+        adds++;
+        addingCount = 0;
+        hold(row, QUEUE_KEY + job.queue());
+        FailedJobWords.indexed(job.error(), word -> hold(row, word));
+        FailedJobWords.indexed(job.data(), word -> hold(row, word));
+        Postings[] holding = Arrays.copyOf(adding, addingCount);
+        Arrays.fill(adding, 0, addingCount, null);
         pins[row] = holding.length;
         listsOf[row] = holding;
         bytes += arrayBytes(holding.length);
+    }
+
+    private void hold(int row, String key) {
+        Postings postings = list(key);
+        if (postings.lastAdd == adds) {
+            return;
+        }
+        postings.lastAdd = adds;
+        postings.add(row);
+        if (addingCount == adding.length) {
+            adding = Arrays.copyOf(adding, addingCount * 2);
+        }
+        adding[addingCount++] = postings;
     }
 
     void remove(FailedJob job) {
@@ -346,7 +358,7 @@ final class FailedJobIndex {
 
     /** A list's object, its map entry and slot, its key and its array's header (compressed oops, Latin-1). */
     private static long listBytes(String key) {
-        return 32 + 32 + 8 + 24 + arrayBytes((key.length() + 3) / 4) + 16;
+        return 40 + 32 + 8 + 24 + arrayBytes((key.length() + 3) / 4) + 16;
     }
 
     /** An array header and 4-byte slots, rounded up to 8 bytes. */

@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * How the failed-jobs search cuts text into words, the same for a row's error and payload and for a
@@ -20,8 +21,8 @@ final class FailedJobWords {
     private FailedJobWords() {
     }
 
-    /** The distinct words a row is found by: every word, and every compound word as a whole too. */
-    static void indexed(String text, Set<String> into) {
+    /** The words a row is found by, some maybe twice: every word, and every compound word as a whole too. */
+    static void indexed(String text, Consumer<String> into) {
         cut(text, into, true);
     }
 
@@ -31,14 +32,16 @@ final class FailedJobWords {
      */
     static List<String> query(String text) {
         Set<String> words = new LinkedHashSet<>();
-        cut(text, words, false);
+        cut(text, words::add, false);
         return new ArrayList<>(words);
     }
 
-    private static void cut(String text, Set<String> into, boolean withParts) {
-        if (text == null) {
+    private static void cut(String original, Consumer<String> into, boolean withParts) {
+        if (original == null) {
             return;
         }
+        // Lower-cased once as a whole: a word is then a plain substring.
+        String text = original.toLowerCase(Locale.ROOT);
         int length = text.length();
         int i = 0;
         while (i < length) {
@@ -57,7 +60,7 @@ final class FailedJobWords {
                     parts++;
                     end = i;
                     if (withParts) {
-                        into.add(word(text, part, i));
+                        into.accept(word(text, part, i));
                     }
                 }
                 while (i < length && isJoiner(text.charAt(i))) {
@@ -65,13 +68,13 @@ final class FailedJobWords {
                 }
             }
             if (parts > 1 || (!withParts && parts == 1)) {
-                into.add(word(text, start, end));
+                into.accept(word(text, start, end));
             }
         }
     }
 
     private static String word(String text, int start, int end) {
-        return text.substring(start, Math.min(end, start + MAX_LENGTH)).toLowerCase(Locale.ROOT);
+        return text.substring(start, Math.min(end, start + MAX_LENGTH));
     }
 
     private static boolean isWordChar(char c) {
