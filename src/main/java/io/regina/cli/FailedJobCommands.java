@@ -24,7 +24,8 @@ final class FailedJobCommands {
         @Option(names = "--queue", paramLabel = "QUEUE", description = "Only this queue.")
         String queue;
 
-        @Option(names = "--q", paramLabel = "TEXT", description = "Search the error and payload text.")
+        @Option(names = "--q", paramLabel = "TEXT", description = "Only rows whose error or payload holds all "
+                + "these words, each matched whole (4242 does not find 424242).")
         String text;
 
         @Option(names = "--from", paramLabel = "TIME", description = "Failed at or after this ISO-8601 time.")
@@ -74,9 +75,6 @@ final class FailedJobCommands {
             if (!next.isEmpty()) {
                 out().println("Next page: --cursor=" + next);
             }
-            if (page.path("searchTruncated").asBoolean(false)) {
-                out().println("Note: " + text(page, "searchNote"));
-            }
             return ReginaCli.OK;
         }
 
@@ -101,7 +99,7 @@ final class FailedJobCommands {
         String queue;
 
         @Option(names = "--q", paramLabel = "TEXT", description = "With 'all': only rows whose error or payload "
-                + "contains this text.")
+                + "holds all these words.")
         String text;
 
         @Option(names = "--from", paramLabel = "TIME", description = "With 'all': failed at or after this time.")

@@ -37,6 +37,8 @@ class QueueDepthMetrics implements DisposableBean {
                 .register(meters);
         Gauge.builder("regina.failed.jobs", bus, b -> b.read(s -> s.failedJobs().size()))
                 .description("Rows in the failed-jobs table").register(meters);
+        Gauge.builder("regina.failed.jobs.index", bus, b -> b.read(s -> s.failedJobs().indexBytes()))
+                .description("Estimated heap of the failed-jobs word index").baseUnit("bytes").register(meters);
         refresher.scheduleWithFixedDelay(this::refresh, 1, REFRESH_SECONDS, TimeUnit.SECONDS);
     }
 

@@ -5,11 +5,11 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The failed-jobs text search, run as many short reads instead of one long one: each step scans at
- * most {@link #STEP_ROWS} rows and resumes after the last row it looked at, so applies (pushes, acks)
- * interleave with a search of a million rows. The answer is the one a single scan would give, except
- * that rows added or removed between steps may or may not be seen; the table is keyed by time-ordered
- * uuids, so a step resumes at the right place whatever changed before it.
+ * The failed-jobs text search, run as many short reads instead of one long one: each step looks at
+ * most {@link #STEP_ROWS} entries of the word index and resumes after the last one it looked at, so
+ * applies (pushes, acks) interleave with a search whose words occur in a million rows. Every match is
+ * found and counted; rows added or removed between steps may or may not be seen, and the index is
+ * ordered by time-ordered uuids, so a step resumes at the right place whatever changed before it.
  */
 public final class FailedJobSearch {
 
@@ -64,32 +64,16 @@ public final class FailedJobSearch {
         return step -> reader.read(view -> step.apply(view.failedJobs()));
     }
 
-    /**
-     * Up to {@code limit} matches newest first after {@code cursor}, looking at no more than
-     * {@link FailedJobs#TEXT_SCAN_LIMIT} rows for the page and as many for the total.
-     */
+    /** Up to {@code limit} matches newest first after {@code cursor}, and the number of all matches. */
     static FailedJobs.Page search(Steps steps, String queue, String text, long from, long to, int limit,
                                   String cursor) {
         List<FailedJob> items = new ArrayList<>();
         String next = null;
-        boolean truncated = false;
         String after = cursor == null || cursor.isEmpty() ? null : cursor;
-        int scanned = 0;
         while (true) {
-            if (scanned == FailedJobs.TEXT_SCAN_LIMIT) {
-                String resume = after;
-                FailedJobs.Scan probe = steps.run(t -> t.scan(queue, text, from, to, resume, 1, 1));
-                if (probe.scanned() > 0) {
-                    truncated = true;
-                    next = items.isEmpty() ? probe.last() : items.get(items.size() - 1).uuid();
-                }
-                break;
-            }
             String resume = after;
-            int rows = Math.min(STEP_ROWS, FailedJobs.TEXT_SCAN_LIMIT - scanned);
             int wanted = limit + 1 - items.size();
-            FailedJobs.Scan step = steps.run(t -> t.scan(queue, text, from, to, resume, rows, wanted));
-            scanned += step.scanned();
+            FailedJobs.Scan step = steps.run(t -> t.scan(queue, text, from, to, resume, STEP_ROWS, wanted));
             for (FailedJob match : step.matches()) {
                 if (items.size() == limit) {
                     next = items.get(items.size() - 1).uuid();
@@ -102,28 +86,16 @@ public final class FailedJobSearch {
             }
             after = step.last();
         }
-        long total = count(steps, queue, text, from, to);
-        boolean exact = total >= 0;
-        if (!exact) {
-            total = items.size();
-            truncated = true;
-        }
-        return new FailedJobs.Page(items, next, total, exact, truncated);
+        return new FailedJobs.Page(items, next, count(steps, queue, text, from, to));
     }
 
-    /** The matches in the whole range, or -1 when it holds more than the scan limit of rows. */
+    /** The matches in the whole range. */
     private static long count(Steps steps, String queue, String text, long from, long to) {
         long count = 0;
-        int scanned = 0;
         String after = null;
         while (true) {
             String resume = after;
-            int rows = Math.min(STEP_ROWS, FailedJobs.TEXT_SCAN_LIMIT + 1 - scanned);
-            FailedJobs.Scan step = steps.run(t -> t.scan(queue, text, from, to, resume, rows, Integer.MAX_VALUE));
-            scanned += step.scanned();
-            if (scanned > FailedJobs.TEXT_SCAN_LIMIT) {
-                return -1;
-            }
+            FailedJobs.Scan step = steps.run(t -> t.scan(queue, text, from, to, resume, STEP_ROWS, Integer.MAX_VALUE));
             count += step.matches().size();
             if (step.exhausted()) {
                 return count;

@@ -11,20 +11,25 @@ import java.util.UUID;
 
 /**
  * The failed-jobs table, indexed so that the newest page, a queue's newest page and the counts
- * never scan: rows are keyed by their time-ordered uuid, globally and per queue. Readers see it as
- * {@link FailedJobs}; only the domain's handlers change it.
+ * never scan: rows are keyed by their time-ordered uuid, globally and per queue. Text is searched
+ * through a word index ({@link FailedJobIndex}) that every add and remove keeps up to date, so it is
+ * built again from the rows when a snapshot loads. Readers see it as {@link FailedJobs}; only the
+ * domain's handlers change it.
  */
 public final class FailedJobTable implements FailedJobs {
 
     private final TreeMap<String, FailedJob> rows = new TreeMap<>();
     private final Map<String, TreeMap<String, FailedJob>> byQueue = new HashMap<>();
+    private final FailedJobIndex index = new FailedJobIndex();
 
     FailedJobTable() {
     }
 
     void add(FailedJob job) {
+        remove(job.uuid());
         rows.put(job.uuid(), job);
         byQueue.computeIfAbsent(job.queue(), q -> new TreeMap<>()).put(job.uuid(), job);
+        index.add(job);
     }
 
     FailedJob remove(String uuid) {
@@ -35,6 +40,7 @@ public final class FailedJobTable implements FailedJobs {
             if (queueRows.isEmpty()) {
                 byQueue.remove(job.queue());
             }
+            index.remove(job);
         }
         return job;
     }
@@ -53,6 +59,11 @@ public final class FailedJobTable implements FailedJobs {
     public long size(String queue) {
         TreeMap<String, FailedJob> queueRows = byQueue.get(queue);
         return queueRows == null ? 0 : queueRows.size();
+    }
+
+    @Override
+    public long indexBytes() {
+        return index.bytes();
     }
 
     Collection<FailedJob> all() {
@@ -92,11 +103,14 @@ public final class FailedJobTable implements FailedJobs {
             }
             items.add(job);
         }
-        return new Page(items, next, count(queue, null, from, to), true, false);
+        return new Page(items, next, count(queue, null, from, to));
     }
 
     @Override
     public Scan scan(String queue, String text, long from, long to, String after, int maxRows, int maxMatches) {
+        if (text != null) {
+            return index.scan(query(queue, text, from, to), after, true, maxRows, maxMatches);
+        }
         NavigableMap<String, FailedJob> descending = range(queue, from, to).descendingMap();
         if (after != null) {
             descending = descending.tailMap(after, false);
@@ -110,9 +124,7 @@ public final class FailedJobTable implements FailedJobs {
             }
             scanned++;
             last = job.uuid();
-            if (matches(job, text)) {
-                matches.add(job);
-            }
+            matches.add(job);
         }
         return new Scan(matches, scanned, last, true);
     }
@@ -120,29 +132,29 @@ public final class FailedJobTable implements FailedJobs {
     /** Up to {@code limit} uuids matching the filter, oldest first. */
     List<String> select(String queue, String text, long from, long to, int limit) {
         List<String> uuids = new ArrayList<>();
+        if (text != null) {
+            index.scan(query(queue, text, from, to), null, false, Integer.MAX_VALUE, limit).matches()
+                    .forEach(job -> uuids.add(job.uuid()));
+            return uuids;
+        }
         for (FailedJob job : range(queue, from, to).values()) {
             if (uuids.size() == limit) {
                 break;
             }
-            if (matches(job, text)) {
-                uuids.add(job.uuid());
-            }
+            uuids.add(job.uuid());
         }
         return uuids;
     }
 
     long count(String queue, String text, long from, long to) {
-        NavigableMap<String, FailedJob> range = range(queue, from, to);
-        if (text == null) {
-            return from == 0 && to == 0 ? (queue == null ? size() : size(queue)) : range.size();
+        if (text != null) {
+            return index.count(query(queue, text, from, to));
         }
-        long count = 0;
-        for (FailedJob job : range.values()) {
-            if (matches(job, text)) {
-                count++;
-            }
-        }
-        return count;
+        return from == 0 && to == 0 ? (queue == null ? size() : size(queue)) : range(queue, from, to).size();
+    }
+
+    private static FailedJobIndex.Query query(String queue, String text, long from, long to) {
+        return new FailedJobIndex.Query(FailedJobWords.query(text), queue, from, to);
     }
 
     private NavigableMap<String, FailedJob> range(String queue, long from, long to) {
@@ -161,16 +173,9 @@ public final class FailedJobTable implements FailedJobs {
         return base;
     }
 
-    private static boolean matches(FailedJob job, String text) {
-        if (text == null || text.isEmpty()) {
-            return true;
-        }
-        return (job.error() != null && job.error().contains(text))
-                || (job.data() != null && job.data().contains(text));
-    }
-
     void clear() {
         rows.clear();
         byQueue.clear();
+        index.clear();
     }
 }

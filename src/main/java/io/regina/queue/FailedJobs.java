@@ -5,19 +5,21 @@ import java.util.List;
 /**
  * The failed-jobs table as readers see it: lookups, counts, pages and bounded scans, nothing that
  * changes it. A text search reads through {@link FailedJobSearch}, which scans in bounded steps.
+ *
+ * <p>A text search matches whole words ({@link FailedJobWords}): a row matches when its error or
+ * payload holds every word of the text. It walks the word index, not the rows, so it finds every
+ * match however many rows there are.
  */
 public interface FailedJobs {
 
-    /** Text search looks at no more than this many rows per request, and says when it stopped. */
-    int TEXT_SCAN_LIMIT = 200_000;
-
-    /** One page of rows, newest first, with the cursor of the next page (null at the end). */
-    record Page(List<FailedJob> items, String nextCursor, long total, boolean totalExact, boolean scanTruncated) {
+    /** One page of rows, newest first, with the cursor of the next page (null at the end) and the exact total. */
+    record Page(List<FailedJob> items, String nextCursor, long total) {
     }
 
     /**
-     * One bounded step of a scan, newest first: the rows it matched, how many rows it looked at, the
-     * uuid of the last one (where the next step resumes) and whether it reached the end of the range.
+     * One bounded step of a scan, newest first: the rows it matched, how many entries it looked at
+     * (rows, or with text entries of the word index), the uuid of the last one (where the next step
+     * resumes) and whether it reached the end of the range.
      */
     record Scan(List<FailedJob> matches, int scanned, String last, boolean exhausted) {
     }
@@ -28,11 +30,14 @@ public interface FailedJobs {
 
     long size(String queue);
 
+    /** An estimate of the heap the word index holds, in bytes, the rows themselves not counted. */
+    long indexBytes();
+
     /**
      * Rows matching the filter, newest first, starting after {@code cursor}. {@code from}/{@code to}
-     * are inclusive epoch-ms bounds on failedAt (0 for open); {@code text} matches error or payload and
-     * scans up to {@link #TEXT_SCAN_LIMIT} rows inside this one read, so a reader that holds the state's
-     * lock searches text with {@link FailedJobSearch} instead.
+     * are inclusive epoch-ms bounds on failedAt (0 for open); {@code text} matches words of the error or
+     * payload and is counted inside this one read, so a reader that holds the state's lock searches
+     * text with {@link FailedJobSearch} instead.
      */
     Page list(String queue, String text, long from, long to, int limit, String cursor);
 

@@ -21,9 +21,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The failed-jobs table at scale (issue 3): fills N failed rows over 4 queues (256-byte payloads),
- * then times the first page, a queue-filtered page, the count, a text search, and retry-all, with the
- * pop latency of another queue while retry-all runs. Run: {@code bench/failed-jobs.sh [rows]}.
+ * The failed-jobs table at scale (issues 3 and 12): fills N failed rows over 4 queues (256-byte
+ * payloads carrying an order number, a customer of 10,000 and a shard of 10; errors naming the
+ * order), then times the first page, a queue-filtered page, the count, word searches for a word in one
+ * row, in 100 and in 100,000 rows (at a million rows), a restart (the word index is rebuilt from the
+ * snapshot) and retry-all, with the pop latency of another queue while the rows fail (and are indexed)
+ * and while retry-all runs. Run: {@code bench/scale.sh failed-jobs [rows]}.
  */
 public final class FailedJobsBenchmark {
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -39,12 +42,12 @@ public final class FailedJobsBenchmark {
                 FreePorts.next(), FreePorts.next(), heap).start();
         try {
             String base = broker.baseUrl();
+            pushProbes(base, 200_000);
+            Probe filling = Probe.start(base);
             long start = System.nanoTime();
             fill(base, rows);
             double fillSeconds = seconds(start);
-            for (int i = 0; i < 2000; i++) {
-                send(base, "POST", "/api/v1/push", "{\"items\":[{\"queue\":\"probe\",\"payload\":" + i + "}]}");
-            }
+            List<Long> fillPops = filling.stop();
             double firstPage = medianMs(base, "/api/v1/failed-jobs?limit=50");
             double queuePage = medianMs(base, "/api/v1/failed-jobs?limit=50&queue=q1");
             double count = medianMs(base, "/api/v1/failed-jobs?limit=1");
@@ -53,29 +56,31 @@ public final class FailedJobsBenchmark {
             double deepPage = medianMs(base, "/api/v1/failed-jobs?limit=50&cursor="
                     + JSON.readTree(send(base, "GET", "/api/v1/failed-jobs?limit=1000&queue=q2", null).body())
                     .get("nextCursor").asString());
-            long searchStart = System.nanoTime();
-            JsonNode search = JSON.readTree(send(base, "GET", "/api/v1/failed-jobs?limit=50&q=error-42", null).body());
-            double searchMs = seconds(searchStart) * 1000;
+            int old = rows / 20;
+            String[][] searches = {
+                {"one row (order " + old + ", oldest tenth)", "q=" + old},
+                {"100 rows (cust-42)", "q=cust-42"},
+                {"100,000 rows (s7)", "q=s7"},
+                {"100,000 rows and queue q1 (s7, queue=q1)", "q=s7&queue=q1"},
+                {"two words (PaymentGatewayTimeout " + old + ")", "q=PaymentGatewayTimeout+" + old},
+            };
+            List<String> searchRows = new ArrayList<>();
+            for (String[] search : searches) {
+                searchRows.add(search(base, search[0], search[1]));
+            }
+            long indexBytes = indexBytes(base);
 
-            List<Long> popMicros = Collections.synchronizedList(new ArrayList<>());
-            AtomicBoolean retrying = new AtomicBoolean(true);
-            ExecutorService prober = Executors.newSingleThreadExecutor();
-            Future<?> probing = prober.submit(() -> {
-                while (retrying.get()) {
-                    long t = System.nanoTime();
-                    send(base, "GET", "/api/v1/pop/queue/probe?autoAck=true", null);
-                    popMicros.add((System.nanoTime() - t) / 1000);
-                    Thread.sleep(5);
-                }
-                return null;
-            });
+            broker.stop();
+            long restartStart = System.nanoTime();
+            broker.start();
+            double restartSeconds = seconds(restartStart);
+            String afterRestart = search(base, "after the restart: " + searches[0][0], searches[0][1]);
+
+            Probe retrying = Probe.start(base);
             long retryStart = System.nanoTime();
             JsonNode retried = JSON.readTree(send(base, "POST", "/api/v1/failed-jobs/retry", "{\"all\":true}").body());
             double retrySeconds = seconds(retryStart);
-            retrying.set(false);
-            probing.get();
-            prober.shutdown();
-            Collections.sort(popMicros);
+            List<Long> popMicros = retrying.stop();
 
             System.out.printf("%n## Failed jobs at %,d rows (%s, %d cores, Java %s, fsync on, broker %s)%n%n", total,
                     java.time.LocalDate.now(), Runtime.getRuntime().availableProcessors(),
@@ -87,13 +92,16 @@ public final class FailedJobsBenchmark {
             System.out.printf("| queue-filtered page (50 rows) | %.2f ms |%n", queuePage);
             System.out.printf("| count (limit=1, total) | %.2f ms |%n", count);
             System.out.printf("| page 21 by cursor (queue q2) | %.2f ms |%n", deepPage);
-            System.out.printf("| text search q=error-42 (bounded scan, truncated=%s) | %.0f ms |%n",
-                    search.has("searchTruncated"), searchMs);
+            searchRows.forEach(System.out::println);
+            System.out.printf("| word index memory (regina.failed.jobs.index, estimate) | %,d MB (%,d bytes/row) |%n",
+                    indexBytes >> 20, indexBytes / Math.max(1, total));
+            System.out.printf("| restart after a graceful stop (snapshot load, index rebuilt) | %.1f s |%n",
+                    restartSeconds);
+            System.out.println(afterRestart);
             System.out.printf("| retry all (%,d rows in steps of 10,000) | %.1f s (%,.0f rows/s) |%n",
                     retried.get("retried").asLong(), retrySeconds, retried.get("retried").asLong() / retrySeconds);
-            System.out.printf("| pop latency on another queue during retry-all: p50 / p99 / max (%d pops) | "
-                    + "%.1f / %.1f / %.1f ms |%n", popMicros.size(), pct(popMicros, 0.5), pct(popMicros, 0.99),
-                    popMicros.isEmpty() ? 0 : popMicros.get(popMicros.size() - 1) / 1000.0);
+            System.out.println(pops("during the fill (every row indexed as it fails)", fillPops));
+            System.out.println(pops("during retry-all (every row leaves the index)", popMicros));
             if (retried.get("retried").asLong() != rows || total != rows) {
                 System.out.println("MISMATCH: expected " + rows + " rows, table had " + total + ", retried "
                         + retried.get("retried"));
@@ -104,10 +112,73 @@ public final class FailedJobsBenchmark {
         }
     }
 
+    /** One search, 21 times: p50 / p95 of the whole answer (first page of 50 and the exact total). */
+    private static String search(String base, String label, String query) throws Exception {
+        List<Long> micros = new ArrayList<>();
+        long total = 0;
+        for (int i = 0; i < 21; i++) {
+            long t = System.nanoTime();
+            total = JSON.readTree(send(base, "GET", "/api/v1/failed-jobs?limit=50&" + query, null).body())
+                    .get("total").asLong();
+            micros.add((System.nanoTime() - t) / 1000);
+        }
+        Collections.sort(micros);
+        return String.format("| search, word in %s: total %,d, first page p50 / p95 | %.2f / %.2f ms |", label, total,
+                pct(micros, 0.5), pct(micros, 0.95));
+    }
+
+    private static long indexBytes(String base) throws Exception {
+        return JSON.readTree(send(base, "GET", "/actuator/metrics/regina.failed.jobs.index", null).body())
+                .get("measurements").get(0).get("value").asLong();
+    }
+
+    private static String pops(String when, List<Long> sortedMicros) {
+        return String.format("| pop latency on another queue %s: p50 / p99 / max (%d pops) | %.1f / %.1f / %.1f ms |",
+                when, sortedMicros.size(), pct(sortedMicros, 0.5), pct(sortedMicros, 0.99),
+                sortedMicros.isEmpty() ? 0 : sortedMicros.get(sortedMicros.size() - 1) / 1000.0);
+    }
+
+    private static void pushProbes(String base, int count) throws Exception {
+        for (int from = 0; from < count; from += 1000) {
+            StringBuilder push = new StringBuilder("{\"items\":[");
+            for (int i = 0; i < 1000; i++) {
+                push.append(i == 0 ? "" : ",").append("{\"queue\":\"probe\",\"payload\":").append(from + i).append('}');
+            }
+            send(base, "POST", "/api/v1/push", push.append("]}").toString());
+        }
+    }
+
+    /** Pops one message of the probe queue every 5 ms until stopped; its latencies, sorted. */
+    private record Probe(AtomicBoolean running, List<Long> micros, ExecutorService thread, Future<?> done) {
+        static Probe start(String base) {
+            AtomicBoolean running = new AtomicBoolean(true);
+            List<Long> micros = Collections.synchronizedList(new ArrayList<>());
+            ExecutorService thread = Executors.newSingleThreadExecutor();
+            Future<?> done = thread.submit(() -> {
+                while (running.get()) {
+                    long t = System.nanoTime();
+                    send(base, "GET", "/api/v1/pop/queue/probe?autoAck=true", null);
+                    micros.add((System.nanoTime() - t) / 1000);
+                    Thread.sleep(5);
+                }
+                return null;
+            });
+            return new Probe(running, micros, thread, done);
+        }
+
+        List<Long> stop() throws Exception {
+            running.set(false);
+            done.get();
+            thread.shutdown();
+            List<Long> sorted = new ArrayList<>(micros);
+            Collections.sort(sorted);
+            return sorted;
+        }
+    }
+
     private static void fill(String base, int rows) throws Exception {
         ExecutorService workers = Executors.newFixedThreadPool(4);
         AtomicLong next = new AtomicLong();
-        String payload = "\"" + "p".repeat(254) + "\"";
         List<Future<?>> done = new ArrayList<>();
         for (int w = 0; w < 4; w++) {
             done.add(workers.submit(() -> {
@@ -117,7 +188,7 @@ public final class FailedJobsBenchmark {
                     StringBuilder push = new StringBuilder("{\"items\":[");
                     for (int i = 0; i < 1000; i++) {
                         push.append(i == 0 ? "" : ",").append("{\"queue\":\"").append(queue).append("\",\"payload\":")
-                                .append(payload).append('}');
+                                .append(payload(from + i)).append('}');
                     }
                     JsonNode pushed = JSON.readTree(send(base, "POST", "/api/v1/push", push.append("]}").toString())
                             .body());
@@ -126,8 +197,8 @@ public final class FailedJobsBenchmark {
                         acks.append(i == 0 ? "" : ",").append("{\"transactionId\":\"")
                                 .append(pushed.get(i).get("transaction_id").asString()).append("\",\"partitionId\":\"")
                                 .append(pushed.get(i).get("partition_id").asString())
-                                .append("\",\"status\":\"dlq\",\"error\":\"error-").append((from + i) % 1000)
-                                .append("\"}");
+                                .append("\",\"status\":\"dlq\",\"error\":\"PaymentGatewayTimeout after 30000 ms "
+                                        + "(order ").append(from + i).append(")\"}");
                     }
                     send(base, "POST", "/api/v1/ack/batch", acks.append("]}").toString());
                 }
@@ -138,6 +209,13 @@ public final class FailedJobsBenchmark {
             f.get();
         }
         workers.shutdown();
+    }
+
+    /** A 256-byte payload: an order number (one row), a customer (100 rows of a million), a shard (100,000). */
+    private static String payload(long order) {
+        String fields = "{\"order\":" + order + ",\"customer\":\"cust-" + order % 10_000 + "\",\"shard\":\"s"
+                + order % 10 + "\",\"pad\":\"";
+        return fields + "p".repeat(Math.max(0, 256 - fields.length() - 2)) + "\"}";
     }
 
     private static double medianMs(String base, String path) throws Exception {

@@ -131,6 +131,27 @@ class FailedJobsTest {
     }
 
     @Test
+    void retryByTextRetriesExactlyTheRowsHoldingItsWordsOldestFirst() {
+        FailedJob a = fail("q", "{\"order\":424242}", "PaymentGatewayTimeout");
+        fail("q", "{\"order\":4242}", "PaymentGatewayTimeout");
+        FailedJob c = fail("q", "{\"order\":424242}", "PaymentGatewayTimeout (again)");
+        fail("other", "{\"order\":424242}", "PaymentGatewayTimeout");
+        FailedJobSelector.Filter filter = new FailedJobSelector.Filter("q", "paymentgatewaytimeout 424242", 0, 0);
+
+        FailedJobsRetried first = broker.apply(new Command.RetryFailedJobs(filter, 1), FailedJobsRetried.class);
+        assertThat(first.retried()).isEqualTo(1);
+        assertThat(first.remaining()).isEqualTo(1);
+        assertThat(broker.view().failedJobs().get(a.uuid())).as("oldest first").isNull();
+
+        FailedJobsRetried second = broker.apply(new Command.RetryFailedJobs(filter, 10), FailedJobsRetried.class);
+        assertThat(second.retried()).isEqualTo(1);
+        assertThat(second.remaining()).isZero();
+        assertThat(broker.view().failedJobs().get(c.uuid())).isNull();
+        assertThat(broker.view().failedJobs().size()).as("4242 is another word; other is another queue")
+                .isEqualTo(2);
+    }
+
+    @Test
     void retryByFilterWithALimitSaysWhatRemains() {
         fail("q", "a", "e");
         fail("q", "b", "e");

@@ -1,6 +1,5 @@
 package io.regina.api.dto;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import tools.jackson.databind.annotation.JsonDeserialize;
 
 import java.util.List;
@@ -10,10 +9,8 @@ public final class FailedJobBodies {
     private FailedJobBodies() {
     }
 
-    /** A page of failed jobs; the search fields only when the text search stopped at its scan limit. */
-    public record Page(List<FailedJobDto> items, String nextCursor, long total,
-                       @JsonInclude(JsonInclude.Include.NON_NULL) Boolean searchTruncated,
-                       @JsonInclude(JsonInclude.Include.NON_NULL) String searchNote) {
+    /** A page of failed jobs, newest first, and how many rows match in all. */
+    public record Page(List<FailedJobDto> items, String nextCursor, long total) {
     }
 
     /** {@code POST /api/v1/failed-jobs/retry}: exactly one selector; the top level's queue/q/from/to are a filter. */

@@ -1,0 +1,368 @@
+package io.regina.queue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The failed-jobs word index: a word maps to the rows that hold it in their error or payload
+ * ({@link FailedJobWords}), as a posting list of row numbers in uuid order (newest last); a queue maps
+ * to its rows the same way, so a queue filter is one more list to intersect.
+ *
+ * <p>A row is cut into words once, when it is added; it keeps the lists it is in, so removing it
+ * only marks it dead and counts one dead entry in each. A list drops its dead entries once they are
+ * half of it, so a removal costs a constant amortized time and no step ever rewrites more than one
+ * list. A row's number is reused once no list holds it any more. Everything here follows from the
+ * order in which rows were added and removed, so the index is the same on every replica and is
+ * rebuilt from the rows when a snapshot loads.
+ */
+final class FailedJobIndex {
+
+    /** Rows of the failed-jobs table, found by all of their words, in one queue or any, in a time range. */
+    record Query(List<String> words, String queue, long from, long to) { }
+
+    /** One list: the row numbers holding a word, ordered by their rows' uuids; some entries dead. */
+    private final class Postings {
+        final String key;
+        int[] rows = new int[1];
+        int size;
+        int dead;
+        /** The {@link #adds} count of the last row added, so that a word twice in a row is listed once. */
+        long lastAdd = -1;
+
+        Postings(String key) {
+            this.key = key;
+        }
+
+        void add(int row) {
+            if (size == rows.length) {
+                bytes += 4L * rows.length;
+                rows = Arrays.copyOf(rows, rows.length * 2);
+            }
+            int at = size;
+            // Rows arrive in uuid order except within one millisecond: the rare step back is short.
+            while (at > 0 && before(row, rows[at - 1])) {
+                at--;
+            }
+            System.arraycopy(rows, at, rows, at + 1, size - at);
+            rows[at] = row;
+            size++;
+        }
+
+        /** The first position whose row sorts at or after the given uuid. */
+        int lowerBound(long msb, long lsb) {
+            int low = 0;
+            int high = size;
+            while (low < high) {
+                int mid = (low + high) >>> 1;
+                if (compare(rows[mid], msb, lsb) < 0) {
+                    low = mid + 1;
+                } else {
+                    high = mid;
+                }
+            }
+            return low;
+        }
+
+        boolean holds(int row) {
+            for (int at = lowerBound(msbs[row], lsbs[row]); at < size && !before(row, rows[at]); at++) {
+                if (rows[at] == row) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        void dropDead() {
+            int kept = 0;
+            for (int i = 0; i < size; i++) {
+                int row = rows[i];
+                if (jobs[row] != null) {
+                    rows[kept++] = row;
+                } else if (--pins[row] == 0) {
+                    free(row);
+                }
+            }
+            Arrays.fill(rows, kept, size, 0);
+            size = kept;
+            dead = 0;
+            if (size == 0) {
+                lists.remove(key);
+                bytes -= listBytes(key) + 4L * rows.length;
+            } else if (size * 4 < rows.length) {
+                int capacity = Math.max(1, Integer.highestOneBit(size) * 2);
+                bytes -= 4L * (rows.length - capacity);
+                rows = Arrays.copyOf(rows, capacity);
+            }
+        }
+    }
+
+    private static final String QUEUE_KEY = "\u0000queue\u0000";
+    private static final Postings[] NONE = new Postings[0];
+
+    private final Map<String, Postings> lists = new HashMap<>();
+    private FailedJob[] jobs = new FailedJob[16];
+    private long[] msbs = new long[16];
+    private long[] lsbs = new long[16];
+    /** How many lists still hold each row number: it is free again at zero. */
+    private int[] pins = new int[16];
+    private Postings[][] listsOf = new Postings[16][];
+    private int[] free = new int[16];
+    private int freeCount;
+    private int used;
+    private long bytes = slotBytes(16);
+    private long adds;
+    /** The lists of the row being added (only the apply thread adds). */
+    private Postings[] adding = new Postings[64];
+    private int addingCount;
+
+    void add(FailedJob job) {
+        int row = allocate();
+        UUID uuid = UUID.fromString(job.uuid());
+        jobs[row] = job;
+        msbs[row] = uuid.getMostSignificantBits();
+        lsbs[row] = uuid.getLeastSignificantBits();
+        adds++;
+        addingCount = 0;
+        hold(row, QUEUE_KEY + job.queue());
+        FailedJobWords.indexed(job.error(), word -> hold(row, word));
+        FailedJobWords.indexed(job.data(), word -> hold(row, word));
+        Postings[] holding = Arrays.copyOf(adding, addingCount);
+        Arrays.fill(adding, 0, addingCount, null);
+        pins[row] = holding.length;
+        listsOf[row] = holding;
+        bytes += arrayBytes(holding.length);
+    }
+
+    private void hold(int row, String key) {
+        Postings postings = list(key);
+        if (postings.lastAdd == adds) {
+            return;
+        }
+        postings.lastAdd = adds;
+        postings.add(row);
+        if (addingCount == adding.length) {
+            adding = Arrays.copyOf(adding, addingCount * 2);
+        }
+        adding[addingCount++] = postings;
+    }
+
+    void remove(FailedJob job) {
+        Postings queue = lists.get(QUEUE_KEY + job.queue());
+        UUID uuid = UUID.fromString(job.uuid());
+        int at = queue.lowerBound(uuid.getMostSignificantBits(), uuid.getLeastSignificantBits());
+        // A dead row with the same uuid may sort first: the live one is the one that still has a job.
+        while (jobs[queue.rows[at]] != job) {
+            at++;
+        }
+        int row = queue.rows[at];
+        Postings[] holding = listsOf[row];
+        jobs[row] = null;
+        listsOf[row] = null;
+        bytes -= arrayBytes(holding.length);
+        for (Postings postings : holding) {
+            postings.dead++;
+            if (postings.dead * 2 >= postings.size) {
+                postings.dropDead();
+            }
+        }
+    }
+
+    void clear() {
+        lists.clear();
+        jobs = new FailedJob[16];
+        msbs = new long[16];
+        lsbs = new long[16];
+        pins = new int[16];
+        listsOf = new Postings[16][];
+        free = new int[16];
+        freeCount = 0;
+        used = 0;
+        bytes = slotBytes(16);
+    }
+
+    /** An estimate of the heap the index holds, the rows themselves not counted. */
+    long bytes() {
+        return bytes;
+    }
+
+    /**
+     * Looks at the query's rows newest first ({@code newestFirst}) or oldest first, strictly past
+     * {@code after} (a uuid, null from the start), and stops after looking at {@code maxRows} entries of
+     * its shortest list or finding {@code maxMatches} rows.
+     */
+    FailedJobs.Scan scan(Query query, String after, boolean newestFirst, int maxRows, int maxMatches) {
+        Postings[] wanted = lists(query);
+        if (wanted.length == 0) {
+            return new FailedJobs.Scan(List.of(), 0, after, true);
+        }
+        Postings driver = wanted[0];
+        int[] range = range(driver, query, after, newestFirst);
+        List<FailedJob> matches = new ArrayList<>();
+        int scanned = 0;
+        int lastRow = -1;
+        int left = range[1] - range[0];
+        for (int n = 0; n < left; n++) {
+            if (scanned == maxRows || matches.size() == maxMatches) {
+                return new FailedJobs.Scan(matches, scanned, uuid(lastRow, after), false);
+            }
+            int row = driver.rows[newestFirst ? range[1] - 1 - n : range[0] + n];
+            scanned++;
+            lastRow = row;
+            if (matches(row, wanted)) {
+                matches.add(jobs[row]);
+            }
+        }
+        return new FailedJobs.Scan(matches, scanned, uuid(lastRow, after), true);
+    }
+
+    /** How many rows match the whole query. */
+    long count(Query query) {
+        Postings[] wanted = lists(query);
+        if (wanted.length == 0) {
+            return 0;
+        }
+        Postings driver = wanted[0];
+        if (wanted.length == 1 && query.from() == 0 && query.to() == 0) {
+            return driver.size - driver.dead;
+        }
+        int[] range = range(driver, query, null, true);
+        long count = 0;
+        for (int i = range[0]; i < range[1]; i++) {
+            if (matches(driver.rows[i], wanted)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** The lists of the query's words and queue, shortest first; none when a word is in no row, or there is no word. */
+    private Postings[] lists(Query query) {
+        if (query.words().isEmpty()) {
+            return NONE;
+        }
+        List<String> keys = new ArrayList<>(query.words());
+        if (query.queue() != null) {
+            keys.add(QUEUE_KEY + query.queue());
+        }
+        Postings[] wanted = new Postings[keys.size()];
+        for (int i = 0; i < wanted.length; i++) {
+            wanted[i] = lists.get(keys.get(i));
+            if (wanted[i] == null) {
+                return NONE;
+            }
+        }
+        Arrays.sort(wanted, (a, b) -> Integer.compare(a.size, b.size));
+        return wanted;
+    }
+
+    /** The positions {@code [low, high)} of the driver that the time range and {@code after} leave. */
+    private int[] range(Postings driver, Query query, String after, boolean newestFirst) {
+        // A uuid's top 48 bits are the millisecond it failed at: the time range is a uuid range.
+        int low = query.from() > 0 ? driver.lowerBound(query.from() << 16, 0) : 0;
+        int high = query.to() > 0 ? driver.lowerBound((query.to() + 1) << 16, 0) : driver.size;
+        if (after != null) {
+            int at = past(driver, after, newestFirst);
+            if (newestFirst) {
+                high = Math.min(high, at);
+            } else {
+                low = Math.max(low, at);
+            }
+        }
+        return new int[] {low, Math.max(low, high)};
+    }
+
+    /**
+     * The first position whose uuid sorts at or after the cursor (newest first: the walk stops before
+     * it) or strictly after it (oldest first: the walk starts there). A cursor compares as a string,
+     * as the table's keys do, so one that is no uuid still pages as it always did.
+     */
+    private int past(Postings driver, String cursor, boolean atOrAfter) {
+        int low = 0;
+        int high = driver.size;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            int order = uuid(driver.rows[mid], null).compareTo(cursor);
+            if (order < 0 || (!atOrAfter && order == 0)) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
+    }
+
+    private boolean matches(int row, Postings[] wanted) {
+        if (jobs[row] == null) {
+            return false;
+        }
+        for (int i = 1; i < wanted.length; i++) {
+            if (!wanted[i].holds(row)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private String uuid(int row, String otherwise) {
+        return row < 0 ? otherwise : new UUID(msbs[row], lsbs[row]).toString();
+    }
+
+    private int compare(int row, long msb, long lsb) {
+        int byMsb = Long.compareUnsigned(msbs[row], msb);
+        return byMsb != 0 ? byMsb : Long.compareUnsigned(lsbs[row], lsb);
+    }
+
+    private boolean before(int row, int other) {
+        return compare(row, msbs[other], lsbs[other]) < 0;
+    }
+
+    private Postings list(String key) {
+        Postings postings = lists.get(key);
+        if (postings == null) {
+            postings = new Postings(key);
+            lists.put(key, postings);
+            bytes += listBytes(key) + 4;
+        }
+        return postings;
+    }
+
+    private int allocate() {
+        if (freeCount > 0) {
+            return free[--freeCount];
+        }
+        if (used == jobs.length) {
+            int capacity = jobs.length * 2;
+            bytes += slotBytes(capacity) - slotBytes(jobs.length);
+            jobs = Arrays.copyOf(jobs, capacity);
+            msbs = Arrays.copyOf(msbs, capacity);
+            lsbs = Arrays.copyOf(lsbs, capacity);
+            pins = Arrays.copyOf(pins, capacity);
+            listsOf = Arrays.copyOf(listsOf, capacity);
+            free = Arrays.copyOf(free, capacity);
+        }
+        return used++;
+    }
+
+    private void free(int row) {
+        free[freeCount++] = row;
+    }
+
+    /** Per row number: the job, its uuid, its pin count, its lists and a free-list slot. */
+    private static long slotBytes(int capacity) {
+        return capacity * (4L + 8 + 8 + 4 + 4 + 4);
+    }
+
+    /** A list's object, its map entry and slot, its key and its array's header (compressed oops, Latin-1). */
+    private static long listBytes(String key) {
+        return 40 + 32 + 8 + 24 + arrayBytes((key.length() + 3) / 4) + 16;
+    }
+
+    /** An array header and 4-byte slots, rounded up to 8 bytes. */
+    private static long arrayBytes(int slots) {
+        return (16 + 4L * slots + 7) & ~7L;
+    }
+}
