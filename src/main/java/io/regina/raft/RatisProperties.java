@@ -110,6 +110,24 @@ final class RatisProperties {
         return p;
     }
 
+    /**
+     * The membership client's retries: a change waits while the leader brings a new member up to date,
+     * so each attempt may take {@link #ADMIN_REQUEST_MS}; a retry (after a leader change) is answered
+     * from the retry cache or applied once, Ratis' compare-and-set refusing a second application.
+     */
+    static RetryPolicy adminRetries() {
+        return RetryPolicies.retryUpToMaximumCountWithFixedSleep(10, duration(500));
+    }
+
+    static final long ADMIN_REQUEST_MS = 30_000;
+
+    static RaftProperties adminClient(RaftNodeSettings settings) {
+        RaftProperties p = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
+        RaftClientConfigKeys.Rpc.setRequestTimeout(p, duration(ADMIN_REQUEST_MS));
+        return p;
+    }
+
     static TimeDuration duration(long millis) {
         return TimeDuration.valueOf(millis, TimeUnit.MILLISECONDS);
     }
