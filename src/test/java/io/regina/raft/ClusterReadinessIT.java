@@ -9,66 +9,83 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Three real broker processes: SIGSTOP both followers (by the process ids this test started), and the
- * leader, cut off from its majority, reports readiness DOWN while liveness stays UP and
- * {@code /api/v1/cluster} shows the followers' last contact growing; SIGCONT, and it is ready again.
+ * Three real broker processes, frozen with SIGSTOP by the process ids this test started: a leader whose
+ * two followers are frozen, and then a follower whose leader and other follower are, cannot reach a
+ * majority, so its readiness is DOWN while its liveness stays UP; after SIGCONT every node is ready again.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ClusterReadinessIT {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String READINESS = "/actuator/health/readiness";
     private static final String LIVENESS = "/actuator/health/liveness";
+    private static final List<String> IDS = List.of("n1", "n2", "n3");
 
     @Test
-    void aLeaderWithoutAMajorityIsNotReadyButAlive(@TempDir Path dir) throws Exception {
+    void aNodeWithoutAMajorityIsNotReadyButAlive(@TempDir Path dir) throws Exception {
         try (TestCluster cluster = TestCluster.start(dir, 3)) {
-            for (BrokerProcess node : cluster.nodes()) {
-                awaitStatus(node, READINESS, 200, Duration.ofSeconds(60));
-            }
+            awaitAllReady(cluster);
             String leaderId = cluster.awaitLeader(Duration.ofSeconds(30));
             BrokerProcess leader = cluster.node(leaderId);
-            List<String> followers = Stream.of("n1", "n2", "n3").filter(id -> !id.equals(leaderId)).toList();
-            JsonNode before = JSON.readTree(leader.send("GET", "/api/v1/cluster", null).body());
-            for (JsonNode peer : before.get("peers")) {
+            for (JsonNode peer : JSON.readTree(leader.send("GET", "/api/v1/cluster", null).body()).get("peers")) {
                 assertThat(peer.get("lag").asLong()).as("lag of " + peer).isBetween(0L, 1_000L);
                 assertThat(peer.get("lastContactMs").asLong()).as("last contact of " + peer).isBetween(0L, 2_000L);
             }
-            try {
-                for (String follower : followers) {
-                    signal("STOP", cluster.pid(follower));
-                }
-                awaitStatus(leader, READINESS, 503, Duration.ofSeconds(30));
-                assertThat(leader.send("GET", LIVENESS, null).statusCode()).isEqualTo(200);
-                JsonNode cut = JSON.readTree(leader.send("GET", "/api/v1/cluster", null).body());
-                for (JsonNode peer : cut.get("peers")) {
-                    if (followers.contains(peer.get("id").asString()) && cut.get("role").asString().equals("LEADER")) {
-                        assertThat(peer.get("lastContactMs").asLong()).as("last contact of " + peer)
-                                .isGreaterThan(2_000L);
-                    }
-                }
-            } finally {
-                for (String follower : followers) {
-                    signal("CONT", cluster.pid(follower));
+            List<String> followers = IDS.stream().filter(id -> !id.equals(leaderId)).toList();
+
+            cutOff(cluster, leaderId, followers);
+            awaitAllReady(cluster);
+
+            String follower = followers.get(0);
+            cluster.awaitLeader(Duration.ofSeconds(30));
+            cutOff(cluster, follower, IDS.stream().filter(id -> !id.equals(follower)).toList());
+            awaitAllReady(cluster);
+        }
+    }
+
+    /** Freezes {@code frozen}, waits for {@code survivor}'s readiness to go DOWN, checks it is alive, thaws. */
+    private static void cutOff(TestCluster cluster, String survivor, List<String> frozen) throws Exception {
+        BrokerProcess node = cluster.node(survivor);
+        long started = System.nanoTime();
+        try {
+            for (String id : frozen) {
+                signal("STOP", cluster.pid(id));
+            }
+            HttpResponse<String> down = node.await(Duration.ofSeconds(30), survivor + " not ready",
+                    () -> node.send("GET", READINESS, null, Duration.ofSeconds(5)), r -> r.statusCode() == 503);
+            JsonNode raft = JSON.readTree(down.body()).get("components").get("raft").get("details");
+            System.out.printf("%s, cut off from %s: readiness DOWN after %d ms, as %s, reachesMajority=%s%n",
+                    survivor, frozen, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+                    raft.get("role").asString(), raft.get("reachesMajority"));
+            assertThat(raft.get("reachesMajority").asBoolean()).isFalse();
+            assertThat(node.send("GET", LIVENESS, null).statusCode()).as("liveness of " + survivor).isEqualTo(200);
+            JsonNode view = JSON.readTree(node.send("GET", "/api/v1/cluster", null).body());
+            for (JsonNode peer : view.get("peers")) {
+                if (frozen.contains(peer.get("id").asString()) && peer.get("lastContactMs").asLong() >= 0) {
+                    assertThat(peer.get("lastContactMs").asLong()).as("last contact of frozen " + peer)
+                            .isGreaterThan(2_000L);
                 }
             }
-            for (BrokerProcess node : cluster.nodes()) {
-                awaitStatus(node, READINESS, 200, Duration.ofSeconds(60));
+        } finally {
+            for (String id : frozen) {
+                signal("CONT", cluster.pid(id));
             }
         }
     }
 
-    private static void awaitStatus(BrokerProcess node, String path, int status, Duration timeout) {
-        node.await(timeout, node.baseUrl() + path + " answering " + status,
-                () -> node.send("GET", path, null, Duration.ofSeconds(5)).statusCode(), s -> s == status);
+    private static void awaitAllReady(TestCluster cluster) {
+        for (BrokerProcess node : cluster.nodes()) {
+            node.await(Duration.ofSeconds(60), node.baseUrl() + " ready",
+                    () -> node.send("GET", READINESS, null, Duration.ofSeconds(5)).statusCode(), s -> s == 200);
+        }
     }
 
     /** {@code kill -SIG pid}, for a process this test started. */
