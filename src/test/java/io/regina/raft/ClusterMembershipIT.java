@@ -1,5 +1,6 @@
 package io.regina.raft;
 
+import io.regina.cli.ReginaCli;
 import io.regina.testing.BrokerProcess;
 import io.regina.testing.Eventually;
 import io.regina.testing.FreePorts;
@@ -29,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Membership changes under load, with real broker processes: a three-node cluster takes pushes while a
- * fourth node, started with {@code regina.join}, is added and the leader is removed, both through
- * {@code /api/v1/cluster/members}. No acknowledged push is lost, pushes keep being answered, and the new
+ * fourth node, started with {@code regina.join}, is added with {@code queue:cluster add} and the leader is
+ * removed through {@code DELETE /api/v1/cluster/members/{id}}. No acknowledged push is lost, pushes keep being answered, and the new
  * node holds every message. Bad changes get their 4xx.
  */
 @Timeout(value = 420, unit = TimeUnit.SECONDS)
@@ -74,11 +75,11 @@ class ClusterMembershipIT {
                 }
                 awaitAcknowledged(100);
 
-                HttpResponse<String> added = admin.send("POST", "/api/v1/cluster/members",
-                        "{\"id\":\"n4\",\"address\":\"127.0.0.1:" + joinerRaftPort + "\"}", Duration.ofSeconds(120));
-                assertThat(added.statusCode()).as(added.body()).isEqualTo(201);
-                assertThat(ids(JSON.readTree(added.body()).get("members"))).containsExactlyInAnyOrder(
-                        "n1", "n2", "n3", "n4");
+                String n4Http = n4.baseUrl().substring(n4.baseUrl().lastIndexOf(':') + 1);
+                assertThat(ReginaCli.run("queue:cluster", "add", "n4", "127.0.0.1:" + joinerRaftPort + ":" + n4Http,
+                        "--url=" + admin.baseUrl())).as("queue:cluster add").isEqualTo(ReginaCli.OK);
+                assertThat(ids(JSON.readTree(admin.send("GET", "/api/v1/cluster", null).body()).get("peers")))
+                        .containsExactlyInAnyOrder("n1", "n2", "n3", "n4");
                 awaitAcknowledged(acknowledged.size() + 100);
 
                 HttpResponse<String> removed = admin.send("DELETE", "/api/v1/cluster/members/" + leaderId, null,
@@ -97,6 +98,7 @@ class ClusterMembershipIT {
                 JsonNode view = JSON.readTree(n4.send("GET", "/api/v1/cluster", null).body());
                 assertThat(ids(view.get("peers"))).containsExactlyInAnyOrder(
                         Stream.concat(stay.stream(), Stream.of("n4")).toArray(String[]::new));
+                assertThat(view.get("peers")).allSatisfy(peer -> assertThat(peer.has("lastContactMs")).isTrue());
                 long acked = acknowledged.size();
                 n4.await(Duration.ofSeconds(60), "n4 holding every acknowledged message",
                         () -> JSON.readTree(n4.send("GET", "/api/v1/queues/" + QUEUE + "/size", null).body())
@@ -111,6 +113,18 @@ class ClusterMembershipIT {
                 assertThat(delivered.values()).as("messages delivered twice").allMatch(n -> n == 1);
                 assertThat(Duration.ofNanos(longestGapNanos.get())).as("longest time without an answered push")
                         .isLessThan(Duration.ofSeconds(20));
+
+                // restarts keep the new membership: the stored configuration wins over regina.peers' old list
+                String[] members = Stream.concat(stay.stream(), Stream.of("n4")).toArray(String[]::new);
+                n4.stop();
+                n4.start();
+                cluster.stop(stay.get(0));
+                cluster.restart(stay.get(0));
+                for (BrokerProcess node : List.of(n4, cluster.node(stay.get(0)))) {
+                    awaitLeaderOn(node, leaderId);
+                    assertThat(ids(JSON.readTree(node.send("GET", "/api/v1/cluster", null).body()).get("peers")))
+                            .as("members after a restart").containsExactlyInAnyOrder(members);
+                }
             }
         }
     }
