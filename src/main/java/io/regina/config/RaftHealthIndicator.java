@@ -14,8 +14,10 @@ import org.springframework.stereotype.Component;
  *
  * <p>Up when the node runs and reaches a majority ({@link ClusterStatus#reachesMajority}): a follower
  * that has heard from its leader, a leader that has heard from a majority, within twice the largest
- * election timeout. Ratis itself reacts later (a follower campaigns after one election timeout, a
- * leader steps down after its step-down wait), and until then the node still names a leader.
+ * election timeout. Ratis often reacts first (a follower that hears nothing campaigns after an election
+ * timeout and forgets its leader; a leader that hears from no majority steps down), which makes the node
+ * a candidate and so DOWN; the last-contact check covers the node that has not noticed yet and still
+ * names a leader.
  */
 @Component("raft")
 class RaftHealthIndicator implements HealthIndicator {

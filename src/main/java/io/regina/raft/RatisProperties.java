@@ -111,9 +111,10 @@ final class RatisProperties {
     }
 
     /**
-     * The membership client's retries: a change waits while the leader brings a new member up to date,
-     * so each attempt may take {@link #ADMIN_REQUEST_MS}; a retry (after a leader change) is answered
-     * from the retry cache or applied once, Ratis' compare-and-set refusing a second application.
+     * The membership client's retries, across a leader change: a change waits while the leader brings a
+     * new member up to date, so each attempt may take {@link #ADMIN_REQUEST_MS}. A change is
+     * compare-and-set, so a retry of one that was committed meanwhile is refused (the group no longer is
+     * what it expected), never applied twice.
      */
     static RetryPolicy adminRetries() {
         return RetryPolicies.retryUpToMaximumCountWithFixedSleep(10, duration(500));
