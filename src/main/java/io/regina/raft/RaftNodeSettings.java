@@ -110,10 +110,18 @@ public record RaftNodeSettings(
         rpcTimeoutMax = rpcTimeoutMax == null ? Duration.ofSeconds(2) : rpcTimeoutMax;
     }
 
+    /** A node that is not joining: a member of {@code peers}, or the single node. */
+    public RaftNodeSettings(String nodeId, List<PeerAddress> peers, int raftPort, Path dataDir, long snapshotThreshold,
+            GroupCommitter.Limits limits, long tickIntervalMs, Duration startTimeout, Duration rpcTimeoutMin,
+            Duration rpcTimeoutMax) {
+        this(nodeId, peers, raftPort, dataDir, snapshotThreshold, limits, tickIntervalMs, startTimeout, rpcTimeoutMin,
+                rpcTimeoutMax, false);
+    }
+
     /** The embedded single node with every default, data in {@code dataDir}. */
     public static RaftNodeSettings singleNode(Path dataDir, int raftPort) {
         return new RaftNodeSettings(DEFAULT_NODE_ID, List.of(), raftPort, dataDir, 10_000,
-                GroupCommitter.Limits.defaults(), 1000, null, null, null, false);
+                GroupCommitter.Limits.defaults(), 1000, null, null, null);
     }
 
     /** Parses {@code id=host:port,id=host:port}; blank gives an empty list. */
