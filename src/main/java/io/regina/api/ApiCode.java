@@ -23,5 +23,13 @@ public enum ApiCode {
     /** The request line (method, path and query) is longer than server.netty.max-initial-line-length. */
     URI_TOO_LONG,
     /** A header, or all of them, past server.max-http-request-header-size. */
-    HEADERS_TOO_LARGE
+    HEADERS_TOO_LARGE,
+    /** A membership change names a member the group does not have. */
+    MEMBER_NOT_FOUND,
+    /** A new member's id or address is already in the group. */
+    MEMBER_EXISTS,
+    /** Removing the group's last member. */
+    LAST_MEMBER,
+    /** Another membership change is in progress, or the group changed meanwhile: retry. */
+    MEMBERSHIP_CHANGING
 }

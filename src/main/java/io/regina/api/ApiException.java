@@ -21,6 +21,11 @@ final class ApiException extends RuntimeException {
         return new ApiException(HttpStatus.BAD_REQUEST, ApiCode.BAD_REQUEST.name(), message);
     }
 
+    /** A refusal the HTTP layer decides, with its own status. */
+    static ApiException of(HttpStatus status, ApiCode code, String message) {
+        return new ApiException(status, code.name(), message);
+    }
+
     /** A catalogue refusal whose text is already filled in (as {@code Result.Rejected} carries it). */
     static ApiException rejected(Rejection rejection, String message) {
         return new ApiException(HttpStatus.valueOf(rejection.httpStatus()), rejection.name(), message);

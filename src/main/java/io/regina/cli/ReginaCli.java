@@ -33,6 +33,7 @@ import java.util.concurrent.Callable;
             QueueCommands.Pause.class,
             QueueCommands.Resume.class,
             QueueCommands.Clear.class,
+            ClusterCommand.class,
         },
         footerHeading = "%nExit codes:%n",
         footer = {

@@ -10,8 +10,8 @@ import java.util.List;
 /**
  * What a request to {@code /api/**} needs when auth is on, Queen's table (its auth middleware's route
  * levels): reads need {@code read-only}; consuming (a pop is a GET that takes a lease) and writing need
- * {@code read-write}; deleting queues and groups, maintenance, and Regina's own failed-job and queue
- * operations that change state need {@code admin}. The first rule that matches decides.
+ * {@code read-write}; deleting queues and groups, maintenance, and Regina's own failed-job, queue and
+ * cluster-membership operations that change state need {@code admin}. The first rule that matches decides.
  */
 enum ApiAccess {
     READ_ONLY,
@@ -26,6 +26,8 @@ enum ApiAccess {
 
     private static final List<Rule> RULES = List.of(
             rule(null, "/api/v1/system/**", ADMIN),
+            rule(HttpMethod.POST, "/api/v1/cluster/members/**", ADMIN),
+            rule(HttpMethod.DELETE, "/api/v1/cluster/members/**", ADMIN),
             rule(HttpMethod.DELETE, "/api/v1/resources/queues/**", ADMIN),
             rule(HttpMethod.DELETE, "/api/v1/consumer-groups/**", ADMIN),
             rule(HttpMethod.POST, "/api/v1/failed-jobs/**", ADMIN),

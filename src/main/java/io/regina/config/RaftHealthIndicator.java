@@ -7,8 +7,17 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.stereotype.Component;
 
 /**
- * {@code /actuator/health} component {@code raft}: this node's role, the leader and its indexes.
- * Up when the node runs and knows a leader; that is what the readiness group waits for.
+ * {@code /actuator/health} component {@code raft}: this node's role, the leader and its indexes, and
+ * whether it is in touch with a majority. The readiness group includes it (liveness does not): a node
+ * cut off from a majority cannot commit anything, so it should get no traffic, yet restarting it
+ * would not help.
+ *
+ * <p>Up when the node runs and reaches a majority ({@link ClusterStatus#reachesMajority}): a follower
+ * that has heard from its leader, a leader that has heard from a majority, within twice the largest
+ * election timeout. Ratis often reacts first (a follower that hears nothing campaigns after an election
+ * timeout and forgets its leader; a leader that hears from no majority steps down), which makes the node
+ * a candidate and so DOWN; the last-contact check covers the node that has not noticed yet and still
+ * names a leader.
  */
 @Component("raft")
 class RaftHealthIndicator implements HealthIndicator {
@@ -24,10 +33,14 @@ class RaftHealthIndicator implements HealthIndicator {
             return Health.down().withDetail("role", "STOPPED").build();
         }
         ClusterStatus status = node.status();
-        Health.Builder health = status.leaderId() == null ? Health.down() : Health.up();
+        long staleAfterMs = 2 * node.settings().rpcTimeoutMax().toMillis();
+        boolean majority = status.reachesMajority(staleAfterMs);
+        Health.Builder health = majority ? Health.up() : Health.down();
         return health.withDetail("nodeId", status.nodeId())
                 .withDetail("role", status.role())
                 .withDetail("leader", String.valueOf(status.leaderId()))
+                .withDetail("reachesMajority", majority)
+                .withDetail("staleAfterMs", staleAfterMs)
                 .withDetail("term", status.term())
                 .withDetail("commitIndex", status.commitIndex())
                 .withDetail("appliedIndex", status.appliedIndex())

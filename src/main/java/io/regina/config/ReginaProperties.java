@@ -21,6 +21,12 @@ public class ReginaProperties {
     /** The gRPC port of the embedded single node (with peers, each node's port comes from the list). */
     private int raftPort = 6642;
 
+    /**
+     * Start outside any group, listening on {@link #raftPort}, to be added to a running cluster by its
+     * leader ({@code POST /api/v1/cluster/members}); needs {@link #nodeId} and no {@link #peers}.
+     */
+    private boolean join;
+
     private final Raft raft = new Raft();
 
     public String getDataDir() {
@@ -53,6 +59,14 @@ public class ReginaProperties {
 
     public void setRaftPort(int raftPort) {
         this.raftPort = raftPort;
+    }
+
+    public boolean isJoin() {
+        return join;
+    }
+
+    public void setJoin(boolean join) {
+        this.join = join;
     }
 
     public Raft getRaft() {

@@ -141,13 +141,27 @@ final class LeaderRouter implements AutoCloseable {
                 }
                 forwardClient = RaftClient.newBuilder()
                         .setProperties(RatisProperties.forwardingClient(settings))
-                        .setRaftGroup(group)
+                        .setRaftGroup(currentGroup())
                         .setClientId(ClientId.randomId())
                         .setRetryPolicy(RatisProperties.forwardingRetries())
                         .build();
             }
             return forwardClient;
         }
+    }
+
+    /**
+     * The members as this node's division knows them now, so a node that joined later, or a group whose
+     * membership changed, is reached; later changes the client learns from the leaders it is sent to.
+     */
+    private RaftGroup currentGroup() {
+        RaftServer.Division d = local.division();
+        RaftGroup current = d == null ? group : d.getGroup();
+        if (current.getPeers().isEmpty()) {
+            throw new IllegalStateException("node " + settings.nodeId() + " is not a member of the group yet: "
+                    + "add it through the leader (POST /api/v1/cluster/members)");
+        }
+        return current;
     }
 
     /** Closes the forwarding client; a later forward is refused, the node is closing. */

@@ -38,7 +38,10 @@ final class LocalServer {
         return RatisProperties.storageDir(settings);
     }
 
-    /** Starts the server and blocks until a leader is known (single node: until it is leader-ready). */
+    /**
+     * Starts the server and blocks until a leader is known (single node: until it is leader-ready; a
+     * joining node does not wait).
+     */
     synchronized void start() throws IOException {
         if (closing) {
             throw new IllegalStateException("a closed RaftNode cannot be restarted; build a new one");
@@ -62,7 +65,9 @@ final class LocalServer {
             s.start();
             server = s;
             division = s.getDivision(RaftNode.GROUP_ID);
-            awaitLeader();
+            if (!settings.join()) { // a joining node has no leader until one adds it
+                awaitLeader();
+            }
         } catch (IOException | RuntimeException e) {
             server = null;
             division = null;
@@ -90,7 +95,7 @@ final class LocalServer {
             }
         }
         throw new IOException("no raft leader after " + settings.startTimeout() + " (node " + settings.nodeId()
-                + ", group " + settings.effectivePeers() + "): are a majority of the peers up and reachable?");
+                + ", group " + settings.initialPeers() + "): are a majority of the peers up and reachable?");
     }
 
     /** The server, or null before start. */

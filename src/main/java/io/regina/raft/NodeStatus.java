@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What this node knows of its group, read from the Ratis division: role, leader, term, indices, each
- * peer's match and commit index (match indices only on the leader), and the log worker's counters.
+ * peer's match and commit index, lag and last contact (match indices and lag only on the leader), and
+ * the log worker's counters.
  * A node that is not started, or closing, reports {@code STOPPED}.
  */
 final class NodeStatus {
@@ -83,20 +84,24 @@ final class NodeStatus {
         long snapshot = stateMachine.latestSnapshotIndex();
         if (d == null || local.isClosing()) {
             List<ClusterStatus.Peer> peers = new ArrayList<>();
-            for (RaftNodeSettings.PeerAddress p : settings.effectivePeers()) {
-                peers.add(new ClusterStatus.Peer(p.id(), p.address(), "UNKNOWN", -1, -1));
+            for (RaftNodeSettings.PeerAddress p : settings.initialPeers()) {
+                peers.add(new ClusterStatus.Peer(p.id(), p.address(), "UNKNOWN", -1, -1, -1, -1));
             }
             return new ClusterStatus(settings.nodeId(), "STOPPED", null, 0, -1,
                     stateMachine.getLastAppliedTermIndex().getIndex(), snapshot, peers);
         }
         DivisionInfo info = d.getInfo();
-        RaftProtos.RaftPeerRole role = info.getCurrentRole();
+        RaftProtos.RoleInfoProto roleInfo = info.getRoleInfoProto();
+        RaftProtos.RaftPeerRole role = roleInfo.getRole();
         RaftPeerId leader = info.getLeaderId();
+        long commitIndex = d.getRaftLog().getLastCommittedIndex();
         Map<String, Long> commitIndices = new HashMap<>();
         for (RaftProtos.CommitInfoProto c : d.getCommitInfos()) {
             commitIndices.put(RaftPeerId.valueOf(c.getServer().getId()).toString(), c.getCommitIndex());
         }
-        Map<String, Long> matchIndices = role == RaftProtos.RaftPeerRole.LEADER ? matchIndices(d, info) : Map.of();
+        Map<String, Long> matchIndices = role == RaftProtos.RaftPeerRole.LEADER
+                ? matchIndices(d, info, roleInfo) : Map.of();
+        Map<String, Long> lastContacts = lastContacts(roleInfo, leader);
         List<ClusterStatus.Peer> peers = new ArrayList<>();
         for (RaftPeer peer : d.getRaftConf().getCurrentPeers()) {
             String id = peer.getId().toString();
@@ -108,18 +113,38 @@ final class NodeStatus {
             } else {
                 peerRole = leader == null ? "UNKNOWN" : "FOLLOWER";
             }
-            peers.add(new ClusterStatus.Peer(id, peer.getAddress(), peerRole, matchIndices.getOrDefault(id, -1L),
-                    commitIndices.getOrDefault(id, -1L)));
+            long match = matchIndices.getOrDefault(id, -1L);
+            // a follower may store entries the leader has not committed yet: no lag, not a negative one
+            long lag = match < 0 ? -1 : Math.max(0, commitIndex - match);
+            peers.add(new ClusterStatus.Peer(id, peer.getAddress(), peerRole, match,
+                    commitIndices.getOrDefault(id, -1L), lag, lastContacts.getOrDefault(id, -1L)));
         }
         return new ClusterStatus(settings.nodeId(), role.name(), leader == null ? null : leader.toString(),
-                info.getCurrentTerm(), d.getRaftLog().getLastCommittedIndex(), info.getLastAppliedIndex(), snapshot,
-                peers);
+                info.getCurrentTerm(), commitIndex, info.getLastAppliedIndex(), snapshot, peers);
+    }
+
+    /**
+     * Milliseconds since this node last heard from each peer it talks to: a leader from every follower
+     * (its last append or heartbeat answer), a follower from its leader; itself 0.
+     */
+    private Map<String, Long> lastContacts(RaftProtos.RoleInfoProto roleInfo, RaftPeerId leader) {
+        Map<String, Long> contacts = new HashMap<>();
+        if (roleInfo.hasLeaderInfo()) {
+            for (RaftProtos.ServerRpcProto follower : roleInfo.getLeaderInfo().getFollowerInfoList()) {
+                contacts.put(RaftPeerId.valueOf(follower.getId().getId()).toString(),
+                        follower.getLastRpcElapsedTimeMs());
+            }
+        } else if (roleInfo.hasFollowerInfo() && leader != null) {
+            contacts.put(leader.toString(), roleInfo.getFollowerInfo().getLeaderInfo().getLastRpcElapsedTimeMs());
+        }
+        contacts.put(selfId.toString(), 0L);
+        return contacts;
     }
 
     /** The leader's view of how far each follower's log matches, and its own flushed index. */
-    private Map<String, Long> matchIndices(RaftServer.Division d, DivisionInfo info) {
+    private Map<String, Long> matchIndices(RaftServer.Division d, DivisionInfo info,
+            RaftProtos.RoleInfoProto roleInfo) {
         Map<String, Long> matchIndices = new HashMap<>();
-        RaftProtos.RoleInfoProto roleInfo = info.getRoleInfoProto();
         long[] matches = info.getFollowerMatchIndices();
         if (roleInfo.hasLeaderInfo() && matches != null) {
             List<RaftProtos.ServerRpcProto> followers = roleInfo.getLeaderInfo().getFollowerInfoList();

@@ -2,6 +2,7 @@ package io.regina.raft;
 
 import io.regina.queue.ClusterStatus;
 import io.regina.queue.Command;
+import io.regina.queue.MembershipException;
 import io.regina.queue.Result;
 
 import java.io.IOException;
@@ -53,13 +54,14 @@ public final class RaftNode implements AutoCloseable {
     private final GroupCommitter committer;
     private final LeaderTicker ticker;
     private final NodeStatus status;
+    private final Membership membership;
 
     public RaftNode(RaftNodeSettings settings, BrokerStateMachine<?> stateMachine, RaftMetrics metrics) {
         this.settings = Objects.requireNonNull(settings);
         this.stateMachine = Objects.requireNonNull(stateMachine);
         this.metrics = Objects.requireNonNull(metrics);
         List<RaftPeer> peers = new ArrayList<>();
-        for (RaftNodeSettings.PeerAddress p : settings.effectivePeers()) {
+        for (RaftNodeSettings.PeerAddress p : settings.initialPeers()) {
             peers.add(RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build());
         }
         RaftGroup group = RaftGroup.valueOf(GROUP_ID, peers);
@@ -70,6 +72,7 @@ public final class RaftNode implements AutoCloseable {
         this.ticker = new LeaderTicker(settings, local, committer, stateMachine,
                 Executors.newSingleThreadScheduledExecutor(daemonThreads("regina-raft-tick-" + settings.nodeId())));
         this.status = new NodeStatus(settings, local, stateMachine);
+        this.membership = new Membership(settings, local);
     }
 
     /** The largest client request the state machine accepts into the log. */
@@ -185,5 +188,22 @@ public final class RaftNode implements AutoCloseable {
 
     public ClusterStatus status() {
         return status.status();
+    }
+
+    // ------------------------------------------------------------------ membership
+
+    /**
+     * Adds a voting member (a node started with {@code join}) through the leader, once its log has caught
+     * up; blocks until the change is committed. Returns the members after it.
+     *
+     * @throws MembershipException when it is refused or fails
+     */
+    public List<RaftNodeSettings.PeerAddress> addMember(RaftNodeSettings.PeerAddress peer) {
+        return membership.add(peer);
+    }
+
+    /** Removes a member (the leader too: it steps down); blocks until committed. Returns the members after it. */
+    public List<RaftNodeSettings.PeerAddress> removeMember(String id) {
+        return membership.remove(id);
     }
 }

@@ -10,7 +10,10 @@ import java.util.Set;
 
 /**
  * Everything a {@link RaftNode} needs. With no peers the node is a single-peer group on
- * {@code 127.0.0.1:raftPort}; with peers it is the member {@code nodeId} of that group.
+ * {@code 127.0.0.1:raftPort}; with peers it is the member {@code nodeId} of that group. A joining node
+ * ({@code join}) has no peers either: it starts with the group's id and no members, listening on
+ * {@code raftPort}, and becomes a member when the leader adds it ({@code POST /api/v1/cluster/members});
+ * once its storage holds the group, a restart recovers the membership from there.
  *
  * @param nodeId             this node's id ({@code n1} when there are no peers)
  * @param peers              the whole group ({@code id=host:port}), empty for the embedded single node
@@ -22,6 +25,7 @@ import java.util.Set;
  * @param startTimeout       how long {@link RaftNode#start()} waits for a leader
  * @param rpcTimeoutMin      Raft election timeout lower bound
  * @param rpcTimeoutMax      Raft election timeout upper bound
+ * @param join               start outside the group, to be added to a running one
  */
 public record RaftNodeSettings(
         String nodeId,
@@ -33,7 +37,8 @@ public record RaftNodeSettings(
         long tickIntervalMs,
         Duration startTimeout,
         Duration rpcTimeoutMin,
-        Duration rpcTimeoutMax) {
+        Duration rpcTimeoutMax,
+        boolean join) {
 
     public static final String DEFAULT_NODE_ID = "n1";
     public static final int DEFAULT_RAFT_PORT = 6642;
@@ -49,6 +54,22 @@ public record RaftNodeSettings(
             }
         }
 
+        /** The member {@code id} at {@code host:port}. */
+        public static PeerAddress parse(String id, String hostPort) {
+            String address = hostPort == null ? "" : hostPort.trim();
+            int colon = address.lastIndexOf(':');
+            if (colon < 1 || colon == address.length() - 1) {
+                throw new IllegalArgumentException("expected host:port, got '" + address + "'");
+            }
+            int port;
+            try {
+                port = Integer.parseInt(address.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("bad port in '" + address + "'");
+            }
+            return new PeerAddress(id, address.substring(0, colon).trim(), port);
+        }
+
         public String address() {
             return host + ":" + port;
         }
@@ -58,10 +79,18 @@ public record RaftNodeSettings(
         Objects.requireNonNull(dataDir, "dataDir");
         peers = List.copyOf(peers == null ? List.of() : peers);
         if (nodeId == null || nodeId.isBlank()) {
-            if (!peers.isEmpty()) {
-                throw new IllegalArgumentException("regina.node-id is required when regina.peers is set");
+            if (!peers.isEmpty() || join) {
+                throw new IllegalArgumentException(
+                        "regina.node-id is required when regina.peers or regina.join is set");
             }
             nodeId = DEFAULT_NODE_ID;
+        }
+        if (join && !peers.isEmpty()) {
+            throw new IllegalArgumentException("a joining node (regina.join) learns the group from its leader: "
+                    + "leave regina.peers empty");
+        }
+        if (join && (raftPort <= 0 || raftPort > 65535)) {
+            throw new IllegalArgumentException("a joining node needs regina.raft-port, got " + raftPort);
         }
         Set<String> ids = new HashSet<>();
         for (PeerAddress peer : peers) {
@@ -79,6 +108,14 @@ public record RaftNodeSettings(
         startTimeout = startTimeout == null ? Duration.ofSeconds(60) : startTimeout;
         rpcTimeoutMin = rpcTimeoutMin == null ? Duration.ofSeconds(1) : rpcTimeoutMin;
         rpcTimeoutMax = rpcTimeoutMax == null ? Duration.ofSeconds(2) : rpcTimeoutMax;
+    }
+
+    /** A node that is not joining: a member of {@code peers}, or the single node. */
+    public RaftNodeSettings(String nodeId, List<PeerAddress> peers, int raftPort, Path dataDir, long snapshotThreshold,
+            GroupCommitter.Limits limits, long tickIntervalMs, Duration startTimeout, Duration rpcTimeoutMin,
+            Duration rpcTimeoutMax) {
+        this(nodeId, peers, raftPort, dataDir, snapshotThreshold, limits, tickIntervalMs, startTimeout, rpcTimeoutMin,
+                rpcTimeoutMax, false);
     }
 
     /** The embedded single node with every default, data in {@code dataDir}. */
@@ -99,51 +136,55 @@ public record RaftNodeSettings(
                 continue;
             }
             int eq = item.indexOf('=');
-            int colon = item.lastIndexOf(':');
-            if (eq <= 0 || colon < eq + 2 || colon == item.length() - 1) {
+            if (eq <= 0) {
                 throw new IllegalArgumentException("bad peer '" + item + "' in regina.peers: expected id=host:port");
             }
-            int port;
             try {
-                port = Integer.parseInt(item.substring(colon + 1));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("bad port in peer '" + item + "' of regina.peers");
+                peers.add(PeerAddress.parse(item.substring(0, eq).trim(), item.substring(eq + 1).trim()));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("bad peer '" + item + "' in regina.peers: " + e.getMessage());
             }
-            peers.add(new PeerAddress(item.substring(0, eq).trim(), item.substring(eq + 1, colon).trim(), port));
         }
         return peers;
     }
 
     public boolean singleNode() {
-        return peers.isEmpty();
+        return peers.isEmpty() && !join;
     }
 
-    /** The group as it is run: the peer list, or this node alone on loopback. */
-    public List<PeerAddress> effectivePeers() {
+    /** The group the server starts with: the peer list, this node alone on loopback, or none when joining. */
+    public List<PeerAddress> initialPeers() {
+        if (join) {
+            return List.of();
+        }
         return peers.isEmpty() ? List.of(new PeerAddress(nodeId, "127.0.0.1", raftPort)) : peers;
     }
 
+    /** Where this node listens: its entry in the peer list, else {@code raftPort} (on every interface when joining). */
     public PeerAddress self() {
-        return effectivePeers().stream().filter(p -> p.id().equals(nodeId)).findFirst().orElseThrow();
+        if (join) {
+            return new PeerAddress(nodeId, "0.0.0.0", raftPort);
+        }
+        return initialPeers().stream().filter(p -> p.id().equals(nodeId)).findFirst().orElseThrow();
     }
 
     public RaftNodeSettings withSnapshotThreshold(long threshold) {
         return new RaftNodeSettings(nodeId, peers, raftPort, dataDir, threshold, limits, tickIntervalMs, startTimeout,
-                rpcTimeoutMin, rpcTimeoutMax);
+                rpcTimeoutMin, rpcTimeoutMax, join);
     }
 
     public RaftNodeSettings withLimits(GroupCommitter.Limits newLimits) {
         return new RaftNodeSettings(nodeId, peers, raftPort, dataDir, snapshotThreshold, newLimits, tickIntervalMs,
-                startTimeout, rpcTimeoutMin, rpcTimeoutMax);
+                startTimeout, rpcTimeoutMin, rpcTimeoutMax, join);
     }
 
     public RaftNodeSettings withTickIntervalMs(long interval) {
         return new RaftNodeSettings(nodeId, peers, raftPort, dataDir, snapshotThreshold, limits, interval,
-                startTimeout, rpcTimeoutMin, rpcTimeoutMax);
+                startTimeout, rpcTimeoutMin, rpcTimeoutMax, join);
     }
 
     public RaftNodeSettings withStartTimeout(Duration timeout) {
         return new RaftNodeSettings(nodeId, peers, raftPort, dataDir, snapshotThreshold, limits, tickIntervalMs,
-                timeout, rpcTimeoutMin, rpcTimeoutMax);
+                timeout, rpcTimeoutMin, rpcTimeoutMax, join);
     }
 }

@@ -110,6 +110,25 @@ final class RatisProperties {
         return p;
     }
 
+    /**
+     * The membership client's retries, across a leader change: a change waits while the leader brings a
+     * new member up to date, so each attempt may take {@link #ADMIN_REQUEST_MS}. A change is
+     * compare-and-set, so a retry of one that was committed meanwhile is refused (the group no longer is
+     * what it expected), never applied twice.
+     */
+    static RetryPolicy adminRetries() {
+        return RetryPolicies.retryUpToMaximumCountWithFixedSleep(10, duration(500));
+    }
+
+    static final long ADMIN_REQUEST_MS = 30_000;
+
+    static RaftProperties adminClient(RaftNodeSettings settings) {
+        RaftProperties p = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
+        RaftClientConfigKeys.Rpc.setRequestTimeout(p, duration(ADMIN_REQUEST_MS));
+        return p;
+    }
+
     static TimeDuration duration(long millis) {
         return TimeDuration.valueOf(millis, TimeUnit.MILLISECONDS);
     }

@@ -103,7 +103,7 @@ class ReginaCliTest {
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("queue:failed", "queue:retry", "queue:forget", "queue:flush",
                 "queue:prune-failed", "queue:size", "queue:monitor", "queue:pause", "queue:resume", "queue:clear",
-                "Exit codes:", "the broker is unreachable");
+                "queue:cluster", "Exit codes:", "the broker is unreachable");
         CliRun one = CliRun.run("queue:help", "queue:clear");
         assertThat(one.exitCode()).isZero();
         assertThat(one.out()).contains("--force");

@@ -58,6 +58,8 @@ class ApiAccessTest {
             "POST,   /api/v1/queues/q/pause,                             ADMIN",
             "POST,   /api/v1/queues/q/resume,                            ADMIN",
             "GET,    /api/v1/cluster,                                    READ_ONLY",
+            "POST,   /api/v1/cluster/members,                            ADMIN",
+            "DELETE, /api/v1/cluster/members/n4,                         ADMIN",
             "PUT,    /api/v1/unknown,                                    READ_WRITE"})
     void everyEndpointNeedsQueensLevel(String method, String path, ApiAccess expected) {
         assertThat(ApiAccess.required(HttpMethod.valueOf(method), PathContainer.parsePath(path))).isEqualTo(expected);

@@ -46,7 +46,7 @@ class DashboardScreensTest {
         @Bean
         ClusterInfo clusterInfo() {
             return () -> new ClusterStatus("n1", "LEADER", "n1", 3, 42, 42, 40,
-                    List.of(new ClusterStatus.Peer("n1", "127.0.0.1:6642", "LEADER", 42, 42)));
+                    List.of(new ClusterStatus.Peer("n1", "127.0.0.1:6642", "LEADER", 42, 42, 0, 0)));
         }
 
         @Bean

@@ -16,7 +16,20 @@ public final class SystemBodies {
                           long lastSnapshotIndex, List<Peer> peers) {
     }
 
-    public record Peer(String id, String address, String role, long matchIndex, long commitIndex) {
+    /** {@code lag} and {@code lastContactMs} are Regina's (docs/api-extensions.md, "Cluster peers"). */
+    public record Peer(String id, String address, String role, long matchIndex, long commitIndex, long lag,
+                       long lastContactMs) {
+    }
+
+    /** {@code POST /api/v1/cluster/members}: the new member's id and the host:port of its Raft server. */
+    public record MemberRequest(String id, String address) {
+    }
+
+    public record Member(String id, String address) {
+    }
+
+    /** The members after a change. */
+    public record Members(List<Member> members) {
     }
 
     /** {@code enabled} is any JSON here: anything but true or false is refused with one message. */
