@@ -9,7 +9,8 @@ import java.util.List;
 public record Popped(String queue, String partition, String partitionId, String leaseId, String consumerGroup,
                      List<Message> messages, int partitionsClaimed) {
 
-    static final Popped NOTHING = new Popped(null, null, null, null, null, List.of(), 0);
+    /** No messages: what a pop answers when nothing came. */
+    public static final Popped NOTHING = new Popped(null, null, null, null, null, List.of(), 0);
 
     public Popped {
         messages = messages == null ? List.of() : List.copyOf(messages);
