@@ -40,7 +40,9 @@ final class LeaseKeeper implements AutoCloseable {
     }
 
     void forget(String leaseId) {
-        held.remove(leaseId);
+        if (leaseId != null) {
+            held.remove(leaseId);
+        }
     }
 
     private void renew() {

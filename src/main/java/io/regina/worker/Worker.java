@@ -141,7 +141,7 @@ public final class Worker {
                 if (batch.isEmpty()) {
                     carried.addAll(drainUnsent());
                     batch = ackThenPop(carried, leases);
-                    if (batch == null) {
+                    if (batch == null || batch.isEmpty()) {
                         continue;
                     }
                 }
