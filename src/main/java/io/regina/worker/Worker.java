@@ -78,6 +78,7 @@ public final class Worker {
 
     private volatile boolean stopping;
     private volatile Thread loop;
+    private final CountDownLatch ended = new CountDownLatch(1);
     private volatile Future<Outcome> running;
     private volatile Exit exit = Exit.STOPPED;
     private ExecutorService jobs;
@@ -88,6 +89,8 @@ public final class Worker {
         }
     };
     private final ConcurrentLinkedQueue<Ack> unsent = new ConcurrentLinkedQueue<>();
+    /** Leases whose jobs all ended, whose last acks may still be on their way: {@code done} once they are. */
+    private final List<String> ending = new ArrayList<>();
 
     private Worker(Builder b) {
         this.client = b.client;
@@ -134,6 +137,7 @@ public final class Worker {
                     if (!carried.isEmpty() && !batch.isEmpty()) {
                         send(List.copyOf(carried));
                         carried.clear();
+                        journalDone();
                     }
                 } else {
                     batch = Popped.NOTHING;
@@ -161,14 +165,15 @@ public final class Worker {
                     if (last) {
                         carried.add(ack);
                     } else if (asyncAcks) {
-                        inFlight.removeIf(CompletableFuture::isDone);
                         inFlight.add(CompletableFuture.runAsync(() -> send(List.of(ack)), io));
                     } else {
                         send(List.of(ack));
                     }
                 }
+                inFlight.forEach(CompletableFuture::join); // sent while the last job ran: rarely a wait
+                inFlight.clear();
                 leases.forget(batch.leaseId());
-                journal.done(batch.leaseId());
+                ending.add(batch.leaseId());
             }
             if (ahead != null) {
                 handBack(ahead.join().messages(), carried);
@@ -178,6 +183,7 @@ public final class Worker {
             if (!carried.isEmpty()) {
                 send(carried);
             }
+            journalDone();
             int lost = drainUnsent().size();
             if (lost > 0) {
                 LOG.log(System.Logger.Level.ERROR, lost + " acks not sent at stop: their jobs run again when their"
@@ -186,13 +192,15 @@ public final class Worker {
         } finally {
             io.shutdown();
             jobs.shutdownNow();
+            ended.countDown();
         }
         return exit;
     }
 
     /**
      * Stops the loop: no new pop, the running job may finish within {@code grace}, the rest is handed back.
-     * Returns once the loop ended, or false when it has not within {@code grace} plus the poll timeout.
+     * Returns once the loop ended (its last acks sent), or false when it has not within {@code grace} plus
+     * the poll timeout.
      */
     public boolean stop(Duration grace) throws InterruptedException {
         stopping = true;
@@ -200,15 +208,14 @@ public final class Worker {
         if (thread == null || thread == Thread.currentThread()) {
             return thread == null;
         }
-        thread.join(Math.max(1, grace.toMillis()));
-        if (thread.isAlive()) {
-            Future<Outcome> job = running;
-            if (job != null) {
-                job.cancel(true);
-            }
-            thread.join(pop.timeout().plus(STUCK_AFTER_INTERRUPT).plusSeconds(5).toMillis());
+        if (ended.await(Math.max(1, grace.toMillis()), TimeUnit.MILLISECONDS)) {
+            return true;
         }
-        return !thread.isAlive();
+        Future<Outcome> job = running;
+        if (job != null) {
+            job.cancel(true);
+        }
+        return ended.await(pop.timeout().plus(STUCK_AFTER_INTERRUPT).plusSeconds(5).toMillis(), TimeUnit.MILLISECONDS);
     }
 
     public boolean stopping() {
@@ -220,6 +227,7 @@ public final class Worker {
             AckedAndPopped answer = client.ackThenPop(queue, carried, pop);
             report(carried, answer.acknowledged());
             carried.clear();
+            journalDone();
             Popped batch = answer.pop();
             hold(batch, leases);
             if (stopping && !batch.isEmpty()) {
@@ -233,6 +241,7 @@ public final class Worker {
                 LOG.log(System.Logger.Level.WARNING, "a lease had expired, acking one by one: " + e.error());
                 send(List.copyOf(carried));
                 carried.clear();
+                journalDone();
                 return null;
             }
             throw e;
@@ -373,6 +382,14 @@ public final class Worker {
         } catch (ReginaException e) {
             LOG.log(System.Logger.Level.WARNING, acks.size() + " acks not sent, trying with the next pop", e);
             unsent.addAll(acks);
+        }
+    }
+
+    /** Journals {@code done} for the ended leases, unless some ack failed and waits for the next request. */
+    private void journalDone() {
+        if (unsent.isEmpty()) {
+            ending.forEach(journal::done);
+            ending.clear();
         }
     }
 

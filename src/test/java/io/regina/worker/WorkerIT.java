@@ -126,6 +126,7 @@ class WorkerIT extends RunningBroker {
         Thread thread = worker.start();
         Eventually.await(LONG, "every job settled", () -> regina.depth(q, null).total() == 0);
         assertThat(worker.stop(Duration.ofSeconds(5))).isTrue();
+        thread.join(1_000);
         assertThat(thread.isAlive()).isFalse();
 
         List<Run> throwing = runs.get("always-throws");
