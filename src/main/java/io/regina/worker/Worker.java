@@ -120,7 +120,11 @@ public final class Worker {
         return thread;
     }
 
-    /** Runs the loop on this thread until {@link #stop}, or a stuck job with {@code exitWhenStuck}. */
+    /**
+     * Runs the loop on this thread until {@link #stop}, or a stuck job with {@code exitWhenStuck}. A broker
+     * that cannot be reached is retried for as long as it takes; a broker that refuses the pop itself (a
+     * token without the right role, an option out of range) ends it with that {@link BrokerRefusedException}.
+     */
     public Exit run() {
         loop = Thread.currentThread();
         jobs = Executors.newSingleThreadExecutor(WorkerThreads.named("regina-job"));
@@ -175,8 +179,10 @@ public final class Worker {
                 leases.forget(batch.leaseId());
                 ending.add(batch.leaseId());
             }
-            if (ahead != null) {
-                handBack(ahead.join().messages(), carried);
+            Popped unstarted = ahead == null ? Popped.NOTHING : ahead.join();
+            if (!unstarted.isEmpty()) {
+                handBack(unstarted.messages(), carried);
+                ending.add(unstarted.leaseId());
             }
             inFlight.forEach(CompletableFuture::join);
             carried.addAll(drainUnsent());
@@ -232,6 +238,8 @@ public final class Worker {
             hold(batch, leases);
             if (stopping && !batch.isEmpty()) {
                 handBack(batch.messages(), carried);
+                leases.forget(batch.leaseId());
+                ending.add(batch.leaseId());
                 return null;
             }
             return batch;
