@@ -237,4 +237,28 @@ class WorkerIT extends RunningBroker {
                 .extracting(Run::attempt).containsExactly(1);
         assertThat(regina.depth(q, null).total()).isZero();
     }
+
+    @Test
+    void popAheadBringsTheNextStripesBatchWhileTheLastJobRuns() {
+        regina.configure(q, Map.of("stripes", 4));
+        Worker worker = worker(true).prefetch(2)
+                .job(kind("quick", (task, job) -> Thread.sleep(200)))
+                .build();
+        for (int i = 0; i < 8; i++) {
+            regina.push(regina.dispatchJob(q, "quick", new Task("quick-" + i)).partition("stripe-" + i % 4));
+        }
+        worker.start();
+
+        Eventually.await(LONG, "every job completed", () -> completed.size() == 8);
+        Eventually.await(LONG, "every ack applied", () -> regina.depth(q, null).total() == 0);
+
+        assertThat(completed).doesNotHaveDuplicates();
+        assertThat(runs.values()).allSatisfy(r -> assertThat(r).extracting(Run::attempt).containsExactly(1));
+        List<String> events = new ArrayList<>();
+        for (String line : journal.toString(StandardCharsets.UTF_8).split("\n")) {
+            events.add(regina.json().readTree(line).path("event").asString());
+        }
+        assertThat(String.join(",", events)).as("a batch leased ahead, before the last job of the one before ended")
+                .containsPattern("started,(acked,)?leased,finished");
+    }
 }
