@@ -36,6 +36,8 @@ class ArchitectureTest {
     void theClientAndTheWorkerRuntimeStandOnTheJdkAndJackson() {
         CompositeArchRule.of(SdkRules.jdkAndJacksonOnly(SdkRules.CLIENT))
                 .and(SdkRules.jdkAndJacksonOnly(SdkRules.WORKER, SdkRules.CLIENT))
+                .and(SdkRules.jdkAndJacksonOnly(SdkRules.WORKER_SPRING, SdkRules.CLIENT, SdkRules.WORKER,
+                        "org.springframework.."))
                 .and(SdkRules.clientUsedOnlyByWorkersAndCli()).check(main);
     }
 
