@@ -74,7 +74,7 @@ public final class Worker {
     private final Journal journal;
     private final List<JobListener> listeners;
     private final WorkerMetrics metrics;
-    private final Clock clock;
+    private final Clock clock = Clock.systemUTC();
 
     private volatile boolean stopping;
     private volatile Thread loop;
@@ -106,7 +106,6 @@ public final class Worker {
         this.journal = b.journal;
         this.listeners = List.copyOf(b.listeners);
         this.metrics = b.metrics;
-        this.clock = b.clock;
     }
 
     public static Builder builder(ReginaClient client, String queue) {
@@ -443,7 +442,6 @@ public final class Worker {
         private Journal journal = Journal.NONE;
         private final List<JobListener> listeners = new ArrayList<>();
         private WorkerMetrics metrics = new WorkerMetrics() { };
-        private Clock clock = Clock.systemUTC();
 
         private Builder(ReginaClient client, String queue) {
             this.client = client;
@@ -509,11 +507,6 @@ public final class Worker {
 
         public Builder metrics(WorkerMetrics hook) {
             this.metrics = hook;
-            return this;
-        }
-
-        Builder clock(Clock time) {
-            this.clock = time;
             return this;
         }
 

@@ -28,10 +28,6 @@ final class WorkerThreads {
         };
     }
 
-    static boolean virtual() {
-        return VIRTUAL != null;
-    }
-
     private static ThreadFactory virtualFactory() {
         if (Runtime.version().feature() < 21) {
             return null;

@@ -38,6 +38,7 @@ class ArchitectureTest {
                 .and(SdkRules.jdkAndJacksonOnly(SdkRules.WORKER, SdkRules.CLIENT))
                 .and(SdkRules.jdkAndJacksonOnly(SdkRules.WORKER_SPRING, SdkRules.CLIENT, SdkRules.WORKER,
                         "org.springframework.."))
+                .and(SdkRules.jdkAndJacksonOnly(SdkRules.WORKER_MICROMETER, SdkRules.WORKER, "io.micrometer.."))
                 .and(SdkRules.clientUsedOnlyByWorkersAndCli()).check(main);
     }
 

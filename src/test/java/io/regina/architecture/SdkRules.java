@@ -19,6 +19,8 @@ final class SdkRules {
     static final String WORKER = "io.regina.worker";
     /** The optional Spring adapter, the only part of them that may use Spring. */
     static final String WORKER_SPRING = "io.regina.worker.spring";
+    /** The optional Micrometer meters, the only part of them that may use Micrometer. */
+    static final String WORKER_MICROMETER = "io.regina.worker.micrometer";
     private static final String[] JACKSON = {"tools.jackson..", "com.fasterxml.jackson.annotation.."};
 
     private SdkRules() {
