@@ -40,9 +40,10 @@ final class JsonJob {
             return new JsonJob(name.asString(), UNKNOWN, null, "no handler for job kind '" + name.asString()
                     + "' on this worker (it runs " + kinds.keySet() + ")");
         }
+        JsonNode payload = data.get(ReginaClient.DATA_FIELD);
         try {
-            return new JsonJob(kind.name(), kind, json.treeToValue(data.get(ReginaClient.DATA_FIELD),
-                    kind.payloadType()), null);
+            return new JsonJob(kind.name(), kind, payload == null || payload.isNull() ? null
+                    : json.treeToValue(payload, kind.payloadType()), null);
         } catch (JacksonException e) {
             return new JsonJob(kind.name(), kind, null, "the data of " + kind.name() + " does not bind to "
                     + kind.payloadType().getSimpleName() + ": " + e.getOriginalMessage());
