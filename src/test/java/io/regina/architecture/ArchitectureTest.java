@@ -12,7 +12,8 @@ import java.nio.file.Files;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The rules ARCHITECTURE.md claims, checked on the main classes: the domain's purity here, the
+ * The rules ARCHITECTURE.md claims, checked on the main classes: the domain's purity and the standalone
+ * client and worker runtime ({@link SdkRules}) here, the
  * package table by checkstyle's ImportControl ({@code config/import-control.xml}) in {@code validate},
  * and here that no class lives outside that table.
  */
@@ -32,6 +33,16 @@ class ArchitectureTest {
     }
 
     @Test
+    void theClientAndTheWorkerRuntimeStandOnTheJdkAndJackson() {
+        CompositeArchRule.of(SdkRules.jdkAndJacksonOnly(SdkRules.CLIENT))
+                .and(SdkRules.jdkAndJacksonOnly(SdkRules.WORKER, SdkRules.CLIENT))
+                .and(SdkRules.jdkAndJacksonOnly(SdkRules.WORKER_SPRING, SdkRules.CLIENT, SdkRules.WORKER,
+                        "org.springframework.."))
+                .and(SdkRules.jdkAndJacksonOnly(SdkRules.WORKER_MICROMETER, SdkRules.WORKER, "io.micrometer.."))
+                .and(SdkRules.clientUsedOnlyByWorkersAndCli()).check(main);
+    }
+
+    @Test
     void everyMainClassLivesInAPackageWithAnImportRule() {
         KnownPackages.fromImportControl().everyClassInAKnownPackage().check(main);
     }
@@ -42,7 +53,7 @@ class ArchitectureTest {
         assertThat(xml).as("the root of " + KnownPackages.IMPORT_CONTROL)
                 .containsPattern("<import-control pkg=\"io\\.regina\" strategyOnMismatch=\"disallowed\">");
         assertThat(KnownPackages.fromImportControl().packages()).contains("io.regina.queue", "io.regina.raft",
-                "io.regina.api", "io.regina.api.dto", "io.regina.dashboard", "io.regina.client", "io.regina.cli",
+                "io.regina.api", "io.regina.api.dto", "io.regina.dashboard", "io.regina.client", "io.regina.worker", "io.regina.cli",
                 "io.regina.config");
     }
 }
