@@ -78,7 +78,7 @@ final class HotPathHandler implements HttpHandlerDecoratorFactory {
             return null;
         }
         String path = request.getURI().getRawPath();
-        if (path == null || !plain(path)) {
+        if (!PlainPath.is(path)) {
             return null;
         }
         String[] segments = path.split("/", -1);
@@ -96,23 +96,6 @@ final class HotPathHandler implements HttpHandlerDecoratorFactory {
         } catch (InvalidMediaTypeException e) {
             return false;
         }
-    }
-
-    /** Only letters, digits and {@code / - _ .}, no empty segment, no segment starting with a dot, no trailing slash. */
-    static boolean plain(String path) {
-        if (path.isEmpty() || path.charAt(0) != '/' || path.endsWith("/") || path.contains("//")
-                || path.contains("/.")) {
-            return false;
-        }
-        for (int i = 0; i < path.length(); i++) {
-            char c = path.charAt(i);
-            boolean ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-                    || c == '/' || c == '-' || c == '_' || c == '.';
-            if (!ok) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** An endpoint's pattern split into segments; a {@code {name}} segment matches any one segment. */

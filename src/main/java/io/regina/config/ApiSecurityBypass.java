@@ -1,5 +1,6 @@
 package io.regina.config;
 
+import io.regina.api.PlainPath;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.server.reactive.ServerHttpRequest;
@@ -49,23 +50,6 @@ final class ApiSecurityBypass extends WebFilterChainProxy implements Ordered {
             return false;
         }
         String path = request.getURI().getRawPath();
-        if (path == null) {
-            return false;
-        }
-        if (EXACT.contains(path)) {
-            return true;
-        }
-        if (PREFIXES.stream().noneMatch(path::startsWith) || path.contains("//") || path.contains("/.") || path.endsWith("/")) {
-            return false;
-        }
-        for (int i = 0; i < path.length(); i++) {
-            char c = path.charAt(i);
-            boolean plain = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-                    || c == '/' || c == '-' || c == '_' || c == '.';
-            if (!plain) {
-                return false;
-            }
-        }
-        return true;
+        return PlainPath.is(path) && (EXACT.contains(path) || PREFIXES.stream().anyMatch(path::startsWith));
     }
 }
