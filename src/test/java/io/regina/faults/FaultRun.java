@@ -71,6 +71,17 @@ final class FaultRun implements AutoCloseable {
         return cluster.nodes().stream().filter(n -> n != node).toList();
     }
 
+    /** Stops producers and consumers without a drain: the cluster goes idle but for the leader's ticks. */
+    void pauseLoad() throws InterruptedException {
+        load.stopProducers();
+        load.close();
+    }
+
+    /** Consumers again, on the same history and with no producers, for a drain after {@link #pauseLoad()}. */
+    void resumeConsumers() throws Exception {
+        load = Load.start(cluster.nodes(), load.shape().consumersOnly(), history);
+    }
+
     /** A figure of this lane besides the checker's (an election gap), reported with them. */
     void figure(String name, Object value) {
         figures.put(name, value);

@@ -46,6 +46,11 @@ public final class Load implements AutoCloseable {
         public static Shape lanes() {
             return new Shape(3, 2, 4, 40, Duration.ofSeconds(5), List.of(QUEUE_MODE, "audit"));
         }
+
+        /** The same consumers and no producers: to drain what an earlier load left. */
+        public Shape consumersOnly() {
+            return new Shape(0, consumersPerGroup, partitions, pushPauseMs, leaseTime, groups);
+        }
     }
 
     private final List<BrokerProcess> nodes;
