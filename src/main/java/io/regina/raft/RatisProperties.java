@@ -101,12 +101,19 @@ final class RatisProperties {
                 .build();
     }
 
+    /** How long a forward waits for one answer before it is retried, possibly on another peer. */
+    static final long FORWARD_REQUEST_TIMEOUT_MS = 3_000;
+
     static RaftProperties forwardingClient(RaftNodeSettings settings) {
         RaftProperties p = new RaftProperties();
         RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
         long maxEntry = RaftNode.maxRequestBytes(settings.limits());
         GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(Math.max(32L << 20, 4 * maxEntry)));
-        RaftClientConfigKeys.Rpc.setRequestTimeout(p, duration(10_000));
+        // A leader that froze (SIGSTOP, a long GC or VM pause) keeps its connections open and answers
+        // nothing: a forward to it waits out this timeout before the client tries another peer, which
+        // names the new leader. At 10 s a follower's pushes stalled ~10 s past a 2-3 s election
+        // (LeaderFreezeIT); a slow commit only costs a retry, which the retry cache answers once.
+        RaftClientConfigKeys.Rpc.setRequestTimeout(p, duration(FORWARD_REQUEST_TIMEOUT_MS));
         return p;
     }
 

@@ -61,9 +61,12 @@ public final class Checker {
             }
         }
         int duplicated = (int) byMessage.values().stream().filter(d -> d.size() > 1).count();
+        List<Long> acknowledgedTimes = firstAcknowledged.values().stream().sorted().toList();
+        int gapEnd = longestGapEnd(acknowledgedTimes);
         return new Report(firstAcknowledged.size(), lost, duplicated, doubleLeased(history, byMessage),
                 reordered(byMessage, firstSent, firstAcknowledged), ackedReturned(history, byMessage), phantoms,
-                divergent(nodes), longestGap(firstAcknowledged.values().stream().sorted().toList()));
+                divergent(nodes), gapEnd == 0 ? 0 : acknowledgedTimes.get(gapEnd) - acknowledgedTimes.get(gapEnd - 1),
+                gapEnd == 0 ? 0 : acknowledgedTimes.get(gapEnd - 1));
     }
 
     private List<String> doubleLeased(History history, Map<String, List<History.Delivery>> byMessage) {
@@ -160,12 +163,16 @@ public final class Checker {
         return found;
     }
 
-    private static long longestGap(List<Long> acknowledgedTimes) {
-        long longest = 0;
+    /** The index of the acknowledgement that ends the longest gap; 0 with fewer than two. */
+    private static int longestGapEnd(List<Long> acknowledgedTimes) {
+        int end = 0;
         for (int i = 1; i < acknowledgedTimes.size(); i++) {
-            longest = Math.max(longest, acknowledgedTimes.get(i) - acknowledgedTimes.get(i - 1));
+            if (end == 0 || acknowledgedTimes.get(i) - acknowledgedTimes.get(i - 1)
+                    > acknowledgedTimes.get(end) - acknowledgedTimes.get(end - 1)) {
+                end = i;
+            }
         }
-        return longest;
+        return end;
     }
 
     private static String key(String group, String transactionId) {

@@ -45,6 +45,7 @@ class CheckerTest {
         assertThat(report.clean()).as(report.summary()).isTrue();
         assertThat(report.acknowledged()).isEqualTo(2);
         assertThat(report.longestWriteGapMs()).isEqualTo(1_020);
+        assertThat(report.longestWriteGapFromMs()).isEqualTo(10);
         report.assertClean();
     }
 

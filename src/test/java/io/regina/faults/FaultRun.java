@@ -82,6 +82,13 @@ final class FaultRun implements AutoCloseable {
         load = Load.start(cluster.nodes(), load.shape().consumersOnly(), history);
     }
 
+    /** Starts a stopped or killed node again and waits until it has applied what the leader had committed. */
+    void restartAndCatchUp(BrokerProcess node) throws Exception {
+        node.start();
+        long commit = ClusterProbe.cluster(cluster.node(leader())).get("commitIndex").asLong();
+        ClusterProbe.awaitApplied(node, commit, Duration.ofSeconds(60));
+    }
+
     /** A figure of this lane besides the checker's (an election gap), reported with them. */
     void figure(String name, Object value) {
         figures.put(name, value);

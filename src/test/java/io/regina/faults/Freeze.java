@@ -8,7 +8,7 @@ import java.util.Set;
 /**
  * SIGSTOP the leader for a while, then SIGCONT: the others elect a new leader while it is frozen,
  * and it rejoins as their follower when it wakes. Returns the election gap: from the SIGSTOP until
- * another node calls itself leader.
+ * another node calls itself leader (also reported as the lane's {@code electionGapMs}).
  */
 final class Freeze {
 
@@ -19,19 +19,21 @@ final class Freeze {
         String leader = run.leader();
         BrokerProcess frozen = run.cluster().node(leader);
         long stoppedAt = System.nanoTime();
+        run.figure("frozenAtMs", run.history().now());
         frozen.freeze();
+        Duration electionGap;
         try {
             ClusterProbe.awaitLeader(run.others(leader), Set.of(leader), FaultRun.LEADER_TIMEOUT);
         } finally {
-            long elected = System.nanoTime();
-            long left = frozenFor.toNanos() - (elected - stoppedAt);
+            electionGap = Duration.ofNanos(System.nanoTime() - stoppedAt);
+            long left = frozenFor.minus(electionGap).toMillis();
             if (left > 0) {
-                Thread.sleep(left / 1_000_000);
+                Thread.sleep(left);
             }
             frozen.thaw();
-            run.figure("electionGapMs", (elected - stoppedAt) / 1_000_000);
+            run.figure("electionGapMs", electionGap.toMillis());
         }
         ClusterProbe.awaitFollower(frozen, FaultRun.LEADER_TIMEOUT);
-        return Duration.ofNanos(System.nanoTime() - stoppedAt);
+        return electionGap;
     }
 }

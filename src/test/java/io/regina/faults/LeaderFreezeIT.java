@@ -31,15 +31,17 @@ class LeaderFreezeIT {
     private static void frozenLeader(Path dir, String lane, Duration frozenFor) throws Exception {
         try (FaultRun run = FaultRun.start(dir, lane, 3)) {
             run.steady(Duration.ofSeconds(6));
-            Freeze.leader(run, frozenFor);
+            Duration electionGap = Freeze.leader(run, frozenFor);
             run.steady(Duration.ofSeconds(5));
 
             Report report = run.finish();
 
             report.assertClean();
             assertThat(report.acknowledged()).isGreaterThan(200);
-            assertThat(report.longestWriteGapMs()).as("the write unavailability around the election")
-                    .isLessThan(15_000);
+            // writes resume soon after the election, not when the frozen leader wakes (45 s) or when
+            // forwards to it time out (they waited 10 s, 13 s of unavailability in all)
+            assertThat(report.longestWriteGapMs()).as("the write unavailability around an election of "
+                    + electionGap.toMillis() + " ms").isLessThan(electionGap.toMillis() + 8_000);
         }
     }
 }

@@ -15,10 +15,11 @@ import java.util.List;
  * @param phantoms         deliveries of a message never pushed, or only refused
  * @param divergent        nodes whose applied index or sizes differ from the first node's
  * @param longestWriteGapMs the longest time between two acknowledged pushes
+ * @param longestWriteGapFromMs when that gap began, in {@link History#now()} time
  */
 public record Report(int acknowledged, List<String> lost, int duplicated, List<String> doubleLeased,
         List<String> reordered, List<String> ackedReturned, List<String> phantoms, List<String> divergent,
-        long longestWriteGapMs) {
+        long longestWriteGapMs, long longestWriteGapFromMs) {
 
     public Report {
         lost = List.copyOf(lost);
@@ -39,7 +40,8 @@ public record Report(int acknowledged, List<String> lost, int duplicated, List<S
         return "acknowledged=" + acknowledged + " lost=" + lost.size() + " duplicated=" + duplicated
                 + " doubleLeased=" + doubleLeased.size() + " reordered=" + reordered.size()
                 + " ackedReturned=" + ackedReturned.size() + " phantoms=" + phantoms.size()
-                + " divergent=" + divergent.size() + " longestWriteGapMs=" + longestWriteGapMs;
+                + " divergent=" + divergent.size() + " longestWriteGapMs=" + longestWriteGapMs
+                + " (from " + longestWriteGapFromMs + " ms)";
     }
 
     /** Fails with the summary and the first offenders of every kind. */

@@ -25,10 +25,7 @@ class RollingRestartIT {
             for (BrokerProcess node : run.cluster().nodes()) {
                 node.stop();
                 run.steady(Duration.ofSeconds(2));
-                node.start();
-                String leader = run.leader();
-                long commit = ClusterProbe.cluster(run.cluster().node(leader)).get("commitIndex").asLong();
-                ClusterProbe.awaitApplied(node, commit, Duration.ofSeconds(60));
+                run.restartAndCatchUp(node);
                 run.steady(Duration.ofSeconds(3));
             }
 

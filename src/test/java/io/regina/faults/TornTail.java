@@ -14,6 +14,8 @@ import java.util.stream.Stream;
  */
 final class TornTail {
 
+    /** How much a tear cuts off: inside the last entry's checksum or body, never past the entry. */
+    static final int BYTES = 4;
     private static final String OPEN_SEGMENT = "log_inprogress_";
 
     private TornTail() {

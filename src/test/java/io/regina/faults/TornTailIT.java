@@ -18,7 +18,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(value = 420, unit = TimeUnit.SECONDS)
 class TornTailIT {
-    private static final int TORN_BYTES = 4;
 
     @Test
     void aFollowerWithATornTailCatchesUp(@TempDir Path dir) throws Exception {
@@ -27,11 +26,9 @@ class TornTailIT {
             String leader = run.leader();
             BrokerProcess follower = run.others(leader).get(0);
             follower.kill();
-            run.figure("torn", TornTail.tear(follower.dataDir(), TORN_BYTES).getFileName());
+            run.figure("torn", TornTail.tear(follower.dataDir(), TornTail.BYTES).getFileName());
             run.steady(Duration.ofSeconds(2));
-            follower.start();
-            long commit = ClusterProbe.cluster(run.cluster().node(run.leader())).get("commitIndex").asLong();
-            ClusterProbe.awaitApplied(follower, commit, Duration.ofSeconds(60));
+            run.restartAndCatchUp(follower);
             run.steady(Duration.ofSeconds(3));
 
             Report report = run.finish();
@@ -51,7 +48,7 @@ class TornTailIT {
             long applied = ClusterProbe.cluster(node).get("appliedIndex").asLong();
             ClusterProbe.awaitApplied(node, applied + 2, Duration.ofSeconds(10));
             node.kill();
-            run.figure("torn", TornTail.tear(node.dataDir(), TORN_BYTES).getFileName());
+            run.figure("torn", TornTail.tear(node.dataDir(), TornTail.BYTES).getFileName());
             node.start();
             run.resumeConsumers();
 
