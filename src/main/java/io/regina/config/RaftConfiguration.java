@@ -45,7 +45,8 @@ public class RaftConfiguration {
         return new RaftNodeSettings(properties.getNodeId(), RaftNodeSettings.parsePeers(properties.getPeers()),
                 properties.getRaftPort(), Path.of(properties.getDataDir()).toAbsolutePath().normalize(),
                 raft.getSnapshotThreshold(), limits, raft.getTickIntervalMs(),
-                Duration.ofMillis(raft.getStartTimeoutMs()), null, null);
+                Duration.ofMillis(raft.getStartTimeoutMs()), null, null,
+                new RaftNodeSettings.LogRetention(raft.getSegmentSizeBytes(), raft.isPurgeUpToSnapshot()));
     }
 
     @Bean

@@ -22,6 +22,7 @@ import java.util.Set;
  * @param startTimeout       how long {@link RaftNode#start()} waits for a leader
  * @param rpcTimeoutMin      Raft election timeout lower bound
  * @param rpcTimeoutMax      Raft election timeout upper bound
+ * @param log                how big log segments grow and how far a snapshot lets the leader purge
  */
 public record RaftNodeSettings(
         String nodeId,
@@ -33,7 +34,8 @@ public record RaftNodeSettings(
         long tickIntervalMs,
         Duration startTimeout,
         Duration rpcTimeoutMin,
-        Duration rpcTimeoutMax) {
+        Duration rpcTimeoutMax,
+        LogRetention log) {
 
     public static final String DEFAULT_NODE_ID = "n1";
     public static final int DEFAULT_RAFT_PORT = 6642;
@@ -51,6 +53,26 @@ public record RaftNodeSettings(
 
         public String address() {
             return host + ":" + port;
+        }
+    }
+
+    /**
+     * @param segmentBytes      roll a log segment past this size; 0 for the default (32 MB, or 4 entries
+     *                          of the largest size if that is more). Only closed segments are purged.
+     * @param purgeUpToSnapshot after a snapshot, purge the log up to it even if a member that is down or
+     *                          behind still needs those entries: it then installs the snapshot from the
+     *                          leader. Off (Ratis' default), a member that stays down stops the leader
+     *                          purging at all, and its log grows until that member is back.
+     */
+    public record LogRetention(long segmentBytes, boolean purgeUpToSnapshot) {
+        public LogRetention {
+            if (segmentBytes < 0) {
+                throw new IllegalArgumentException("segment size must not be negative, got " + segmentBytes);
+            }
+        }
+
+        public static LogRetention defaults() {
+            return new LogRetention(0, false);
         }
     }
 
@@ -79,12 +101,13 @@ public record RaftNodeSettings(
         startTimeout = startTimeout == null ? Duration.ofSeconds(60) : startTimeout;
         rpcTimeoutMin = rpcTimeoutMin == null ? Duration.ofSeconds(1) : rpcTimeoutMin;
         rpcTimeoutMax = rpcTimeoutMax == null ? Duration.ofSeconds(2) : rpcTimeoutMax;
+        log = log == null ? LogRetention.defaults() : log;
     }
 
     /** The embedded single node with every default, data in {@code dataDir}. */
     public static RaftNodeSettings singleNode(Path dataDir, int raftPort) {
         return new RaftNodeSettings(DEFAULT_NODE_ID, List.of(), raftPort, dataDir, 10_000,
-                GroupCommitter.Limits.defaults(), 1000, null, null, null);
+                GroupCommitter.Limits.defaults(), 1000, null, null, null, null);
     }
 
     /** Parses {@code id=host:port,id=host:port}; blank gives an empty list. */
@@ -129,21 +152,21 @@ public record RaftNodeSettings(
 
     public RaftNodeSettings withSnapshotThreshold(long threshold) {
         return new RaftNodeSettings(nodeId, peers, raftPort, dataDir, threshold, limits, tickIntervalMs, startTimeout,
-                rpcTimeoutMin, rpcTimeoutMax);
+                rpcTimeoutMin, rpcTimeoutMax, log);
     }
 
     public RaftNodeSettings withLimits(GroupCommitter.Limits newLimits) {
         return new RaftNodeSettings(nodeId, peers, raftPort, dataDir, snapshotThreshold, newLimits, tickIntervalMs,
-                startTimeout, rpcTimeoutMin, rpcTimeoutMax);
+                startTimeout, rpcTimeoutMin, rpcTimeoutMax, log);
     }
 
     public RaftNodeSettings withTickIntervalMs(long interval) {
         return new RaftNodeSettings(nodeId, peers, raftPort, dataDir, snapshotThreshold, limits, interval,
-                startTimeout, rpcTimeoutMin, rpcTimeoutMax);
+                startTimeout, rpcTimeoutMin, rpcTimeoutMax, log);
     }
 
     public RaftNodeSettings withStartTimeout(Duration timeout) {
         return new RaftNodeSettings(nodeId, peers, raftPort, dataDir, snapshotThreshold, limits, tickIntervalMs,
-                timeout, rpcTimeoutMin, rpcTimeoutMax);
+                timeout, rpcTimeoutMin, rpcTimeoutMax, log);
     }
 }

@@ -201,15 +201,22 @@ public final class Load implements AutoCloseable {
         body.append("]").append(QUEUE_MODE.equals(group) ? "" : ",\"consumerGroup\":\"" + group + "\"").append("}");
         long sent = history.now();
         JsonNode results = null;
-        try {
-            HttpResponse<String> response = next().send("POST", "/api/v1/ack/batch", body.toString(), REQUEST_TIMEOUT);
-            if (response.statusCode() == 200) {
+        // a node that refuses the connection never saw the ack: the next one is asked, as a client would
+        for (int attempt = 0; attempt < nodes.size() && results == null; attempt++) {
+            try {
+                HttpResponse<String> response = next().send("POST", "/api/v1/ack/batch", body.toString(),
+                        REQUEST_TIMEOUT);
+                if (response.statusCode() != 200) {
+                    break;
+                }
                 results = JSON.readTree(response.body());
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (ConnectException | HttpConnectTimeoutException notSent) {
+                continue;
+            } catch (Exception unanswered) {
+                break; // recorded below as unconfirmed: the lease may or may not have been released
             }
-        } catch (InterruptedException e) {
-            throw e;
-        } catch (Exception unanswered) {
-            // recorded below as unconfirmed: the lease may or may not have been released
         }
         long answered = history.now();
         for (int i = 0; i < messages.size(); i++) {

@@ -2,10 +2,7 @@ package io.regina.faults;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /**
  * What a power cut can leave of a node's Raft log: the newest segment ends part-way through its last
@@ -16,14 +13,13 @@ final class TornTail {
 
     /** How much a tear cuts off: inside the last entry's checksum or body, never past the entry. */
     static final int BYTES = 4;
-    private static final String OPEN_SEGMENT = "log_inprogress_";
 
     private TornTail() {
     }
 
     /** Cuts {@code bytes} off the written end of the newest open segment under {@code dataDir}; returns the file. */
     static Path tear(Path dataDir, int bytes) throws IOException {
-        Path segment = newestOpenSegment(dataDir);
+        Path segment = LogSegments.newestOpen(dataDir);
         try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw")) {
             long end = writtenEnd(file);
             if (end <= bytes) {
@@ -32,18 +28,6 @@ final class TornTail {
             file.setLength(end - bytes);
         }
         return segment;
-    }
-
-    private static Path newestOpenSegment(Path dataDir) throws IOException {
-        try (Stream<Path> files = Files.walk(dataDir.resolve("raft"))) {
-            return files.filter(p -> p.getFileName().toString().startsWith(OPEN_SEGMENT))
-                    .max(Comparator.comparingLong(TornTail::startIndex))
-                    .orElseThrow(() -> new IllegalStateException("no " + OPEN_SEGMENT + "* under " + dataDir));
-        }
-    }
-
-    private static long startIndex(Path segment) {
-        return Long.parseLong(segment.getFileName().toString().substring(OPEN_SEGMENT.length()));
     }
 
     private static long writtenEnd(RandomAccessFile file) throws IOException {

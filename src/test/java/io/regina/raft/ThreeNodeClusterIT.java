@@ -48,7 +48,7 @@ class ThreeNodeClusterIT {
 
     RaftNodeSettings settings(int i) {
         return new RaftNodeSettings("n" + (i + 1), peers, 0, dir.resolve("n" + (i + 1)), 30,
-                GroupCommitter.Limits.defaults(), 0, Duration.ofSeconds(30), null, null);
+                GroupCommitter.Limits.defaults(), 0, Duration.ofSeconds(30), null, null, null);
     }
 
     void build(int i) {
