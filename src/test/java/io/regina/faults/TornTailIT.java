@@ -43,12 +43,12 @@ class TornTailIT {
         try (FaultRun run = FaultRun.start(dir, "torn-tail-single", 1)) {
             run.steady(Duration.ofSeconds(6));
             run.pauseLoad();
-            // two of the leader's ticks after the last client was answered: the torn entry is a tick
             BrokerProcess node = run.cluster().node("n1");
-            long applied = ClusterProbe.cluster(node).get("appliedIndex").asLong();
-            ClusterProbe.awaitApplied(node, applied + 2, Duration.ofSeconds(10));
-            node.kill();
+            killAfterTwoTicks(node);
             run.figure("torn", TornTail.tear(node.dataDir(), TornTail.BYTES).getFileName());
+            node.start();
+            // the ticks it writes now go after the cut: a second crash must find them, not the torn bytes
+            killAfterTwoTicks(node);
             node.start();
             run.resumeConsumers();
 
@@ -57,5 +57,12 @@ class TornTailIT {
             report.assertClean();
             assertThat(report.acknowledged()).isGreaterThan(200);
         }
+    }
+
+    /** SIGKILL two of the leader's ticks after the last client was answered: the newest entry is a tick. */
+    private static void killAfterTwoTicks(BrokerProcess node) throws Exception {
+        long applied = ClusterProbe.cluster(node).get("appliedIndex").asLong();
+        ClusterProbe.awaitApplied(node, applied + 2, Duration.ofSeconds(10));
+        node.kill();
     }
 }
