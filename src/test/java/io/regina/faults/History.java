@@ -68,8 +68,4 @@ public final class History {
     public synchronized List<Ack> acks() {
         return List.copyOf(acks);
     }
-
-    public synchronized long acknowledgedPushes() {
-        return pushes.stream().filter(p -> p.outcome() == Outcome.OK).count();
-    }
 }

@@ -37,7 +37,7 @@ class LeaderFreezeIT {
             Report report = run.finish();
 
             report.assertClean();
-            assertThat(report.acknowledged()).isGreaterThan(200);
+            assertThat(report.acknowledged()).as("the load ran").isGreaterThan(100);
             // writes resume soon after the election, not when the frozen leader wakes (45 s) or when
             // forwards to it time out (they waited 10 s, 13 s of unavailability in all)
             assertThat(report.longestWriteGapMs()).as("the write unavailability around an election of "

@@ -41,7 +41,7 @@ class SnapshotRejoinIT {
             Report report = run.finish();
 
             report.assertClean();
-            assertThat(report.acknowledged()).isGreaterThan(200);
+            assertThat(report.acknowledged()).as("the load ran").isGreaterThan(100);
             assertThat(LogSegments.firstIndex(follower.dataDir())).as("the follower's log starts after the snapshot")
                     .isGreaterThan(appliedWhenKilled + 1);
         }
