@@ -45,7 +45,8 @@ public class RaftConfiguration {
         return new RaftNodeSettings(properties.getNodeId(), RaftNodeSettings.parsePeers(properties.getPeers()),
                 properties.getRaftPort(), Path.of(properties.getDataDir()).toAbsolutePath().normalize(),
                 raft.getSnapshotThreshold(), limits, raft.getTickIntervalMs(),
-                Duration.ofMillis(raft.getStartTimeoutMs()), null, null, properties.isJoin());
+                Duration.ofMillis(raft.getStartTimeoutMs()), null, null, properties.isJoin(),
+                new RaftNodeSettings.LogRetention(raft.getSegmentSizeBytes(), raft.isPurgeUpToSnapshot()));
     }
 
     @Bean

@@ -97,6 +97,12 @@ public class ReginaProperties {
         /** How long startup waits for a Raft leader. */
         private long startTimeoutMs = 60_000;
 
+        /** Roll a log segment past this many bytes; 0 for the default (32 MB or more). */
+        private long segmentSizeBytes;
+
+        /** Purge the log up to each snapshot even if a member still needs it (it installs the snapshot). */
+        private boolean purgeUpToSnapshot;
+
         public long getSnapshotThreshold() {
             return snapshotThreshold;
         }
@@ -151,6 +157,22 @@ public class ReginaProperties {
 
         public void setStartTimeoutMs(long startTimeoutMs) {
             this.startTimeoutMs = startTimeoutMs;
+        }
+
+        public long getSegmentSizeBytes() {
+            return segmentSizeBytes;
+        }
+
+        public void setSegmentSizeBytes(long segmentSizeBytes) {
+            this.segmentSizeBytes = segmentSizeBytes;
+        }
+
+        public boolean isPurgeUpToSnapshot() {
+            return purgeUpToSnapshot;
+        }
+
+        public void setPurgeUpToSnapshot(boolean purgeUpToSnapshot) {
+            this.purgeUpToSnapshot = purgeUpToSnapshot;
         }
     }
 }

@@ -26,6 +26,7 @@ import java.util.Set;
  * @param rpcTimeoutMin      Raft election timeout lower bound
  * @param rpcTimeoutMax      Raft election timeout upper bound
  * @param join               start outside the group, to be added to a running one
+ * @param log                how big log segments grow and how far a snapshot lets the leader purge
  */
 public record RaftNodeSettings(
         String nodeId,
@@ -38,7 +39,8 @@ public record RaftNodeSettings(
         Duration startTimeout,
         Duration rpcTimeoutMin,
         Duration rpcTimeoutMax,
-        boolean join) {
+        boolean join,
+        LogRetention log) {
 
     public static final String DEFAULT_NODE_ID = "n1";
     public static final int DEFAULT_RAFT_PORT = 6642;
@@ -75,6 +77,26 @@ public record RaftNodeSettings(
         }
     }
 
+    /**
+     * @param segmentBytes      roll a log segment past this size; 0 for the default (32 MB, or 4 entries
+     *                          of the largest size if that is more). Only closed segments are purged.
+     * @param purgeUpToSnapshot after a snapshot, purge the log up to it even if a member that is down or
+     *                          behind still needs those entries: it then installs the snapshot from the
+     *                          leader. Off (Ratis' default), a member that stays down stops the leader
+     *                          purging at all, and its log grows until that member is back.
+     */
+    public record LogRetention(long segmentBytes, boolean purgeUpToSnapshot) {
+        public LogRetention {
+            if (segmentBytes < 0) {
+                throw new IllegalArgumentException("segment size must not be negative, got " + segmentBytes);
+            }
+        }
+
+        public static LogRetention defaults() {
+            return new LogRetention(0, false);
+        }
+    }
+
     public RaftNodeSettings {
         Objects.requireNonNull(dataDir, "dataDir");
         peers = List.copyOf(peers == null ? List.of() : peers);
@@ -108,6 +130,7 @@ public record RaftNodeSettings(
         startTimeout = startTimeout == null ? Duration.ofSeconds(60) : startTimeout;
         rpcTimeoutMin = rpcTimeoutMin == null ? Duration.ofSeconds(1) : rpcTimeoutMin;
         rpcTimeoutMax = rpcTimeoutMax == null ? Duration.ofSeconds(2) : rpcTimeoutMax;
+        log = log == null ? LogRetention.defaults() : log;
     }
 
     /** A node that is not joining: a member of {@code peers}, or the single node. */
@@ -115,7 +138,7 @@ public record RaftNodeSettings(
             GroupCommitter.Limits limits, long tickIntervalMs, Duration startTimeout, Duration rpcTimeoutMin,
             Duration rpcTimeoutMax) {
         this(nodeId, peers, raftPort, dataDir, snapshotThreshold, limits, tickIntervalMs, startTimeout, rpcTimeoutMin,
-                rpcTimeoutMax, false);
+                rpcTimeoutMax, false, null);
     }
 
     /** The embedded single node with every default, data in {@code dataDir}. */
@@ -170,21 +193,21 @@ public record RaftNodeSettings(
 
     public RaftNodeSettings withSnapshotThreshold(long threshold) {
         return new RaftNodeSettings(nodeId, peers, raftPort, dataDir, threshold, limits, tickIntervalMs, startTimeout,
-                rpcTimeoutMin, rpcTimeoutMax, join);
+                rpcTimeoutMin, rpcTimeoutMax, join, log);
     }
 
     public RaftNodeSettings withLimits(GroupCommitter.Limits newLimits) {
         return new RaftNodeSettings(nodeId, peers, raftPort, dataDir, snapshotThreshold, newLimits, tickIntervalMs,
-                startTimeout, rpcTimeoutMin, rpcTimeoutMax, join);
+                startTimeout, rpcTimeoutMin, rpcTimeoutMax, join, log);
     }
 
     public RaftNodeSettings withTickIntervalMs(long interval) {
         return new RaftNodeSettings(nodeId, peers, raftPort, dataDir, snapshotThreshold, limits, interval,
-                startTimeout, rpcTimeoutMin, rpcTimeoutMax, join);
+                startTimeout, rpcTimeoutMin, rpcTimeoutMax, join, log);
     }
 
     public RaftNodeSettings withStartTimeout(Duration timeout) {
         return new RaftNodeSettings(nodeId, peers, raftPort, dataDir, snapshotThreshold, limits, tickIntervalMs,
-                timeout, rpcTimeoutMin, rpcTimeoutMax, join);
+                timeout, rpcTimeoutMin, rpcTimeoutMax, join, log);
     }
 }

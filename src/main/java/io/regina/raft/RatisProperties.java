@@ -51,7 +51,9 @@ final class RatisProperties {
         RaftServerConfigKeys.Log.setAsyncFlushEnabled(p, true);
         RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
         RaftServerConfigKeys.Log.StateMachineData.setSync(p, true);
-        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(Math.max(32L << 20, 4 * maxEntry)));
+        long segmentBytes = settings.log().segmentBytes();
+        RaftServerConfigKeys.Log.setSegmentSizeMax(p,
+                SizeInBytes.valueOf(segmentBytes > 0 ? segmentBytes : Math.max(32L << 20, 4 * maxEntry)));
         RaftServerConfigKeys.Log.setPreallocatedSize(p, SizeInBytes.valueOf(4L << 20));
         // Ratis keeps up to 6 segments' entries on the heap by default (up to 200 MB): that live set made
         // every young collection copy more, and the broker's RSS grow past 500 MB. A follower that falls
@@ -67,6 +69,9 @@ final class RatisProperties {
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, settings.snapshotThreshold());
         RaftServerConfigKeys.Snapshot.setTriggerWhenStopEnabled(p, true);
         RaftServerConfigKeys.Snapshot.setRetentionFileNum(p, 2);
+        // Ratis' default stops purging at the lowest commit index of any member, so one that is down
+        // keeps the whole log since it left; purging up to the snapshot sends it the snapshot instead.
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, settings.log().purgeUpToSnapshot());
 
         // small CI VMs: GC or fsync pauses must not cause elections
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, duration(settings.rpcTimeoutMin().toMillis()));
@@ -101,12 +106,19 @@ final class RatisProperties {
                 .build();
     }
 
+    /** How long a forward waits for one answer before it is retried, possibly on another peer. */
+    static final long FORWARD_REQUEST_TIMEOUT_MS = 3_000;
+
     static RaftProperties forwardingClient(RaftNodeSettings settings) {
         RaftProperties p = new RaftProperties();
         RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
         long maxEntry = RaftNode.maxRequestBytes(settings.limits());
         GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(Math.max(32L << 20, 4 * maxEntry)));
-        RaftClientConfigKeys.Rpc.setRequestTimeout(p, duration(10_000));
+        // A leader that froze (SIGSTOP, a long GC or VM pause) keeps its connections open and answers
+        // nothing: a forward to it waits out this timeout before the client tries another peer, which
+        // names the new leader. At 10 s a follower's pushes stalled ~10 s past a 2-3 s election
+        // (LeaderFreezeIT); a slow commit only costs a retry, which the retry cache answers once.
+        RaftClientConfigKeys.Rpc.setRequestTimeout(p, duration(FORWARD_REQUEST_TIMEOUT_MS));
         return p;
     }
 

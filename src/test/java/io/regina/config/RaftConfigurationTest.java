@@ -45,6 +45,11 @@ class RaftConfigurationTest {
         assertThat(settings.limits().maxInflightEntries()).isEqualTo(2);
         assertThat(settings.tickIntervalMs()).isEqualTo(1000);
         assertThat(settings.dataDir()).isEqualTo(Path.of("./data").toAbsolutePath().normalize());
+        assertThat(settings.log()).isEqualTo(RaftNodeSettings.LogRetention.defaults());
+        properties.getRaft().setSegmentSizeBytes(1 << 20);
+        properties.getRaft().setPurgeUpToSnapshot(true);
+        assertThat(RaftConfiguration.settings(properties).log())
+                .isEqualTo(new RaftNodeSettings.LogRetention(1 << 20, true));
 
         properties.setNodeId("b");
         properties.setPeers("a=10.0.0.1:6642, b=10.0.0.2:6642,c=host-c:7000");

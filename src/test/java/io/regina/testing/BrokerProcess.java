@@ -153,6 +153,28 @@ public final class BrokerProcess implements AutoCloseable {
         }
     }
 
+    /** SIGSTOP to this process id: it keeps its sockets and its state but runs nothing until {@link #thaw()}. */
+    public void freeze() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** SIGCONT to this process id after {@link #freeze()}. */
+    public void thaw() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        int exit = new ProcessBuilder("kill", "-" + name, Long.toString(pid())).inheritIO().start().waitFor();
+        if (exit != 0) {
+            throw new IllegalStateException("kill -" + name + " " + pid() + " exited with " + exit);
+        }
+    }
+
+    /** This node's data directory (its Raft log and snapshots under {@code raft/}). */
+    public Path dataDir() {
+        return dataDir;
+    }
+
     @Override
     public void close() throws InterruptedException {
         stop();
