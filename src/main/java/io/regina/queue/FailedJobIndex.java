@@ -229,8 +229,8 @@ final class FailedJobIndex {
         Postings[] holding = listsOf[row];
         long[] filed = onesOf[row];
         if (filed != null) {
-            for (long hash : filed) {
-                ones.remove(hash, row);
+            for (long each : filed) {
+                ones.remove(each, row);
             }
             onesOf[row] = null;
             bytes -= longArrayBytes(filed.length);
