@@ -189,9 +189,9 @@ class FailedJobController {
         return chosen.get(0);
     }
 
-    private static FailedJobSelector.Filter filter(FailedJobBodies.Filter filter) {
+    private static FailedJobSelector.Search filter(FailedJobBodies.Filter filter) {
         String text = filter.q();
-        return new FailedJobSelector.Filter(filter.queue(), text == null || text.isEmpty() ? null : text,
+        return new FailedJobSelector.Search(filter.queue(), text == null || text.isEmpty() ? null : text,
                 Times.parse(filter.from(), "from"), Times.parse(filter.to(), "to"));
     }
 

@@ -31,8 +31,8 @@ public record FailedJobFilter(String queue, String text, long from, long to) {
         return new FailedJobFilter(queue, text, from, to > 0 && to < asOf ? to : asOf);
     }
 
-    FailedJobSelector.Filter selector() {
-        return new FailedJobSelector.Filter(queue, text, from, to);
+    FailedJobSelector.Search selector() {
+        return new FailedJobSelector.Search(queue, text, from, to);
     }
 
     public boolean isEmpty() {

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.ToLongFunction;
 
 /**
  * The failed-jobs word index: a word maps to the rows that hold it in their error or payload
@@ -18,6 +19,12 @@ import java.util.UUID;
  * list. A row's number is reused once no list holds it any more. Everything here follows from the
  * order in which rows were added and removed, so the index is the same on every replica and is
  * rebuilt from the rows when a snapshot loads.
+ *
+ * <p>A word in one row only (an order number, an id) has no list: it is filed by its hash in
+ * {@link FailedJobOneRowWords}, and the row keeps the hashes it filed, to take them out when it goes.
+ * A row found there is checked against its own words, so only a row holding the word is ever found. The
+ * word's second row makes it a list of both; its hash stays filed under the first row until that row
+ * goes (another word of that row may have the same hash and share the entry).
  */
 final class FailedJobIndex {
 
@@ -35,6 +42,13 @@ final class FailedJobIndex {
 
         Postings(String key) {
             this.key = key;
+        }
+
+        /** A list of one row that is in no map: a one-row word as a search takes it. */
+        Postings(String key, int row) {
+            this(key);
+            rows[0] = row;
+            size = 1;
         }
 
         void add(int row) {
@@ -104,12 +118,17 @@ final class FailedJobIndex {
     private static final Postings[] NONE = new Postings[0];
 
     private final Map<String, Postings> lists = new HashMap<>();
+    private final FailedJobOneRowWords ones = new FailedJobOneRowWords();
+    /** {@link FailedJobOneRowWords#hash}; tests give one that collides. */
+    private final ToLongFunction<String> hash;
     private FailedJob[] jobs = new FailedJob[16];
     private long[] msbs = new long[16];
     private long[] lsbs = new long[16];
     /** How many lists still hold each row number: it is free again at zero. */
     private int[] pins = new int[16];
     private Postings[][] listsOf = new Postings[16][];
+    /** The hashes each row filed in {@link #ones}; null for none. */
+    private long[][] onesOf = new long[16][];
     private int[] free = new int[16];
     private int freeCount;
     private int used;
@@ -118,6 +137,16 @@ final class FailedJobIndex {
     /** The lists of the row being added (only the apply thread adds). */
     private Postings[] adding = new Postings[64];
     private int addingCount;
+    private long[] addingOnes = new long[16];
+    private int addingOnesCount;
+
+    FailedJobIndex() {
+        this(FailedJobOneRowWords::hash);
+    }
+
+    FailedJobIndex(ToLongFunction<String> hash) {
+        this.hash = hash;
+    }
 
     void add(FailedJob job) {
         int row = allocate();
@@ -127,18 +156,56 @@ final class FailedJobIndex {
         lsbs[row] = uuid.getLeastSignificantBits();
         adds++;
         addingCount = 0;
-        hold(row, QUEUE_KEY + job.queue());
-        FailedJobWords.indexed(job.error(), word -> hold(row, word));
-        FailedJobWords.indexed(job.data(), word -> hold(row, word));
+        addingOnesCount = 0;
+        hold(row, list(QUEUE_KEY + job.queue()));
+        FailedJobWords.indexed(job.error(), word -> holdWord(row, word));
+        FailedJobWords.indexed(job.data(), word -> holdWord(row, word));
         Postings[] holding = Arrays.copyOf(adding, addingCount);
         Arrays.fill(adding, 0, addingCount, null);
         pins[row] = holding.length;
         listsOf[row] = holding;
         bytes += arrayBytes(holding.length);
+        if (addingOnesCount > 0) {
+            onesOf[row] = Arrays.copyOf(addingOnes, addingOnesCount);
+            bytes += longArrayBytes(addingOnesCount);
+        }
     }
 
-    private void hold(int row, String key) {
-        Postings postings = list(key);
+    /** Files the row under a word: in the word's list, or by hash when no other row holds the word. */
+    private void holdWord(int row, String word) {
+        Postings postings = lists.get(word);
+        if (postings == null) {
+            long filed = hash.applyAsLong(word);
+            int holder = ones.find(filed, other -> other != row && holdsWord(other, word));
+            if (holder < 0) {
+                // This row's entry under the hash, if any, is this word's or one of the same hash: shared.
+                if (ones.find(filed, other -> other == row) == row) {
+                    return;
+                }
+                ones.add(filed, row);
+                if (addingOnesCount == addingOnes.length) {
+                    addingOnes = Arrays.copyOf(addingOnes, addingOnesCount * 2);
+                }
+                addingOnes[addingOnesCount++] = filed;
+                return;
+            }
+            postings = list(word);
+            postings.add(holder);
+            Postings[] of = listsOf[holder];
+            listsOf[holder] = Arrays.copyOf(of, of.length + 1);
+            listsOf[holder][of.length] = postings;
+            pins[holder]++;
+            bytes += arrayBytes(of.length + 1) - arrayBytes(of.length);
+        }
+        hold(row, postings);
+    }
+
+    private boolean holdsWord(int row, String word) {
+        FailedJob job = jobs[row];
+        return FailedJobWords.holds(job.error(), word) || FailedJobWords.holds(job.data(), word);
+    }
+
+    private void hold(int row, Postings postings) {
         if (postings.lastAdd == adds) {
             return;
         }
@@ -160,6 +227,14 @@ final class FailedJobIndex {
         }
         int row = queue.rows[at];
         Postings[] holding = listsOf[row];
+        long[] filed = onesOf[row];
+        if (filed != null) {
+            for (long each : filed) {
+                ones.remove(each, row);
+            }
+            onesOf[row] = null;
+            bytes -= longArrayBytes(filed.length);
+        }
         jobs[row] = null;
         listsOf[row] = null;
         bytes -= arrayBytes(holding.length);
@@ -173,11 +248,13 @@ final class FailedJobIndex {
 
     void clear() {
         lists.clear();
+        ones.clear();
         jobs = new FailedJob[16];
         msbs = new long[16];
         lsbs = new long[16];
         pins = new int[16];
         listsOf = new Postings[16][];
+        onesOf = new long[16][];
         free = new int[16];
         freeCount = 0;
         used = 0;
@@ -186,7 +263,7 @@ final class FailedJobIndex {
 
     /** An estimate of the heap the index holds, the rows themselves not counted. */
     long bytes() {
-        return bytes;
+        return bytes + ones.bytes();
     }
 
     /**
@@ -244,14 +321,17 @@ final class FailedJobIndex {
         if (query.words().isEmpty()) {
             return NONE;
         }
-        List<String> keys = new ArrayList<>(query.words());
-        if (query.queue() != null) {
-            keys.add(QUEUE_KEY + query.queue());
-        }
-        Postings[] wanted = new Postings[keys.size()];
-        for (int i = 0; i < wanted.length; i++) {
-            wanted[i] = lists.get(keys.get(i));
+        List<String> words = query.words();
+        Postings[] wanted = new Postings[words.size() + (query.queue() != null ? 1 : 0)];
+        for (int i = 0; i < words.size(); i++) {
+            wanted[i] = wordList(words.get(i));
             if (wanted[i] == null) {
+                return NONE;
+            }
+        }
+        if (query.queue() != null) {
+            wanted[words.size()] = lists.get(QUEUE_KEY + query.queue());
+            if (wanted[words.size()] == null) {
                 return NONE;
             }
         }
@@ -293,6 +373,16 @@ final class FailedJobIndex {
             }
         }
         return low;
+    }
+
+    /** The rows holding a word: its list, or a list of the one row filed under its hash that holds it; null for none. */
+    private Postings wordList(String word) {
+        Postings postings = lists.get(word);
+        if (postings != null) {
+            return postings;
+        }
+        int row = ones.find(hash.applyAsLong(word), holder -> holdsWord(holder, word));
+        return row < 0 ? null : new Postings(word, row);
     }
 
     private boolean matches(int row, Postings[] wanted) {
@@ -342,6 +432,7 @@ final class FailedJobIndex {
             lsbs = Arrays.copyOf(lsbs, capacity);
             pins = Arrays.copyOf(pins, capacity);
             listsOf = Arrays.copyOf(listsOf, capacity);
+            onesOf = Arrays.copyOf(onesOf, capacity);
             free = Arrays.copyOf(free, capacity);
         }
         return used++;
@@ -351,14 +442,18 @@ final class FailedJobIndex {
         free[freeCount++] = row;
     }
 
-    /** Per row number: the job, its uuid, its pin count, its lists and a free-list slot. */
+    /** Per row number: the job, its uuid, its pin count, its lists, its filed hashes and a free-list slot. */
     private static long slotBytes(int capacity) {
-        return capacity * (4L + 8 + 8 + 4 + 4 + 4);
+        return capacity * (4L + 8 + 8 + 4 + 4 + 4 + 4);
     }
 
     /** A list's object, its map entry and slot, its key and its array's header (compressed oops, Latin-1). */
     private static long listBytes(String key) {
         return 40 + 32 + 8 + 24 + arrayBytes((key.length() + 3) / 4) + 16;
+    }
+
+    private static long longArrayBytes(int slots) {
+        return 16 + 8L * slots;
     }
 
     /** An array header and 4-byte slots, rounded up to 8 bytes. */

@@ -2,6 +2,7 @@ package io.regina.queue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * Decides what happens to failed-job rows: retried (back to their queue and partition as a fresh
@@ -33,20 +34,27 @@ final class FailedJobOperations {
             }
             return new Result.FailedJobsRetried(retried, missing, 0);
         }
-        FailedJobSelector.Filter filter = selector instanceof FailedJobSelector.Filter f ? f
-                : new FailedJobSelector.Filter(null, null, 0, 0);
-        int retried = 0;
-        for (String uuid : rows.select(filter.queue(), filter.text(), filter.from(), filter.to(), limit)) {
+        List<String> chosen;
+        LongSupplier matching;
+        if (selector instanceof FailedJobSelector.Filter legacy) {
+            chosen = rows.selectContaining(legacy.queue(), legacy.text(), legacy.from(), legacy.to(), limit);
+            matching = () -> rows.countContaining(legacy.queue(), legacy.text(), legacy.from(), legacy.to());
+        } else {
+            FailedJobSelector.Search search = selector instanceof FailedJobSelector.Search s ? s
+                    : new FailedJobSelector.Search(null, null, 0, 0);
+            chosen = rows.select(search.queue(), search.text(), search.from(), search.to(), limit);
+            matching = () -> rows.count(search.queue(), search.text(), search.from(), search.to());
+        }
+        for (String uuid : chosen) {
             retry(rows.get(uuid), rows.get(uuid).data(), now);
-            retried++;
         }
         long remaining;
         if (selector instanceof FailedJobSelector.All) {
             remaining = rows.size();
         } else {
-            remaining = retried < limit ? 0 : rows.count(filter.queue(), filter.text(), filter.from(), filter.to());
+            remaining = chosen.size() < limit ? 0 : matching.getAsLong();
         }
-        return new Result.FailedJobsRetried(retried, List.of(), remaining);
+        return new Result.FailedJobsRetried(chosen.size(), List.of(), remaining);
     }
 
     Result retryOne(Command.RetryFailedJob c, long now) {

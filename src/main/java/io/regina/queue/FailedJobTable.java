@@ -146,6 +146,44 @@ public final class FailedJobTable implements FailedJobs {
         return uuids;
     }
 
+    /**
+     * Up to {@code limit} uuids of rows whose error or payload contains {@code text} as written (null
+     * or empty: every row), oldest first: how a {@link FailedJobSelector.Filter} of an old log entry
+     * chose its rows, and so how it still does. It scans the range, but only entries written before
+     * the search matched whole words carry such a filter.
+     */
+    List<String> selectContaining(String queue, String text, long from, long to, int limit) {
+        List<String> uuids = new ArrayList<>();
+        for (FailedJob job : range(queue, from, to).values()) {
+            if (uuids.size() == limit) {
+                break;
+            }
+            if (contains(job, text)) {
+                uuids.add(job.uuid());
+            }
+        }
+        return uuids;
+    }
+
+    /** The rows {@link #selectContaining} would choose without a limit. */
+    long countContaining(String queue, String text, long from, long to) {
+        long count = 0;
+        for (FailedJob job : range(queue, from, to).values()) {
+            if (contains(job, text)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private static boolean contains(FailedJob job, String text) {
+        if (text == null || text.isEmpty()) {
+            return true;
+        }
+        return (job.error() != null && job.error().contains(text))
+                || (job.data() != null && job.data().contains(text));
+    }
+
     long count(String queue, String text, long from, long to) {
         if (text != null) {
             return index.count(query(queue, text, from, to));

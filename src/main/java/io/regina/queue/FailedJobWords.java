@@ -36,6 +36,13 @@ final class FailedJobWords {
         return new ArrayList<>(words);
     }
 
+    /** Whether one of the words {@link #indexed} cuts from the text is this word. */
+    static boolean holds(String text, String word) {
+        boolean[] found = {false};
+        cut(text, each -> found[0] |= each.equals(word), true);
+        return found[0];
+    }
+
     private static void cut(String original, Consumer<String> into, boolean withParts) {
         if (original == null) {
             return;

@@ -18,6 +18,7 @@ final class CommandCodec {
     /** The codes of failed-job selectors (0 = null). */
     private static final int SELECT_IDS = 1;
     private static final int SELECT_ALL = 2;
+    /** A substring filter: a whole-word one is its own op, {@link CommandOp#RETRY_FAILED_JOBS_SEARCH}. */
     private static final int SELECT_FILTER = 3;
 
     private CommandCodec() {
@@ -118,6 +119,15 @@ final class CommandCodec {
                 }
                 out.writeInt(c.leaseSeconds());
             }
+            case RETRY_FAILED_JOBS_SEARCH -> {
+                Command.RetryFailedJobs c = (Command.RetryFailedJobs) command;
+                FailedJobSelector.Search s = (FailedJobSelector.Search) c.selector();
+                out.writeString(s.queue());
+                out.writeString(s.text());
+                out.writeLong(s.from());
+                out.writeLong(s.to());
+                out.writeInt(c.limit());
+            }
             default -> throw new CodecException("unhandled command op " + op);
         }
     }
@@ -150,6 +160,8 @@ final class CommandCodec {
                     in.readInt());
             case ACK_AND_POP -> new Command.AckAndPop(in.readList("ack items", CommandCodec::readAckItem),
                     in.readPresence("pop") ? readPop(in) : null, in.readInt());
+            case RETRY_FAILED_JOBS_SEARCH -> new Command.RetryFailedJobs(new FailedJobSelector.Search(in.readString(),
+                    in.readString(), in.readLong(), in.readLong()), in.readInt());
         };
     }
 

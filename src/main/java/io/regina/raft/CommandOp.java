@@ -1,6 +1,7 @@
 package io.regina.raft;
 
 import io.regina.queue.Command;
+import io.regina.queue.FailedJobSelector;
 
 import java.util.Arrays;
 import java.util.IdentityHashMap;
@@ -8,7 +9,8 @@ import java.util.Map;
 
 /**
  * The stable op code of each command type, the first byte of an encoded command. Append only:
- * never renumber or reuse a code. Every permitted {@link Command} type has one (a test checks it).
+ * never renumber or reuse a code. Every permitted {@link Command} type has one (a test checks it), the
+ * first listed for its type unless {@link #of} picks a later one.
  */
 public enum CommandOp {
     CONFIGURE(1, Command.Configure.class),
@@ -30,7 +32,13 @@ public enum CommandOp {
     RETRY_FAILED_JOB(17, Command.RetryFailedJob.class),
     FORGET_FAILED_JOB(18, Command.ForgetFailedJob.class),
     REMOVE_FAILED_JOBS(19, Command.RemoveFailedJobs.class),
-    ACK_AND_POP(20, Command.AckAndPop.class);
+    ACK_AND_POP(20, Command.AckAndPop.class),
+    /**
+     * A {@link Command.RetryFailedJobs} of a {@link FailedJobSelector.Search}, text by whole words. Under
+     * {@link #RETRY_FAILED_JOBS} a text filter is a substring ({@link FailedJobSelector.Filter}), as it was
+     * when entries of that op were acknowledged: the new meaning needed a new op for replays to agree.
+     */
+    RETRY_FAILED_JOBS_SEARCH(21, Command.RetryFailedJobs.class);
 
     private static final Map<Class<?>, CommandOp> BY_TYPE = new IdentityHashMap<>();
     private static final CommandOp[] BY_CODE = new CommandOp[
@@ -38,7 +46,7 @@ public enum CommandOp {
 
     static {
         for (CommandOp op : values()) {
-            BY_TYPE.put(op.type, op);
+            BY_TYPE.putIfAbsent(op.type, op);
             BY_CODE[op.code] = op;
         }
     }
@@ -60,6 +68,9 @@ public enum CommandOp {
     }
 
     static CommandOp of(Command command) {
+        if (command instanceof Command.RetryFailedJobs retry && retry.selector() instanceof FailedJobSelector.Search) {
+            return RETRY_FAILED_JOBS_SEARCH;
+        }
         CommandOp op = BY_TYPE.get(command.getClass());
         if (op == null) {
             throw new CodecException("no op code for command type " + command.getClass().getName()

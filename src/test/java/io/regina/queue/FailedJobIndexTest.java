@@ -183,6 +183,8 @@ class FailedJobIndexTest {
         System.out.printf("FailedJobIndexTest: %,d rows added (table and index) in %.1f s, first page in %.2f ms, "
                 + "index ~%,d MB%n", million, buildSeconds, searchMs, table.indexBytes() >> 20);
         assertThat(searchMs).as("first page of a word occurring once").isLessThan(100);
+        assertThat(table.indexBytes() / million).as("bytes a row, its order number filed by hash, not listed")
+                .isLessThan(200);
     }
 
     /** Reads see a view that is only the table. */

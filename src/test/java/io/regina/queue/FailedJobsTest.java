@@ -122,7 +122,7 @@ class FailedJobsTest {
         fail("q2", "c", "timeout");
 
         FailedJobsRetried retried = broker.apply(new Command.RetryFailedJobs(
-                new FailedJobSelector.Filter("q1", "timeout", 0, 0), 10), FailedJobsRetried.class);
+                new FailedJobSelector.Search("q1", "timeout", 0, 0), 10), FailedJobsRetried.class);
 
         assertThat(retried.retried()).isEqualTo(1);
         assertThat(retried.remaining()).isZero();
@@ -136,7 +136,7 @@ class FailedJobsTest {
         fail("q", "{\"order\":4242}", "PaymentGatewayTimeout");
         FailedJob c = fail("q", "{\"order\":424242}", "PaymentGatewayTimeout (again)");
         fail("other", "{\"order\":424242}", "PaymentGatewayTimeout");
-        FailedJobSelector.Filter filter = new FailedJobSelector.Filter("q", "paymentgatewaytimeout 424242", 0, 0);
+        FailedJobSelector.Search filter = new FailedJobSelector.Search("q", "paymentgatewaytimeout 424242", 0, 0);
 
         FailedJobsRetried first = broker.apply(new Command.RetryFailedJobs(filter, 1), FailedJobsRetried.class);
         assertThat(first.retried()).isEqualTo(1);
@@ -152,13 +152,51 @@ class FailedJobsTest {
     }
 
     @Test
+    void aFilterOfAnOldLogEntryStillRetriesByCaseSensitiveSubstringOldestFirst() {
+        FailedJob a = fail("q", "{\"order\":424242}", "PaymentGatewayTimeout");
+        FailedJob b = fail("q", "{\"order\":4242}", "GatewayTimeout");
+        fail("q", "{\"order\":4242}", "gatewaytimeout");
+        fail("other", "{\"order\":4242}", "GatewayTimeout");
+        FailedJobSelector.Filter legacy = new FailedJobSelector.Filter("q", "4242", 0, 0);
+
+        FailedJobsRetried first = broker.apply(new Command.RetryFailedJobs(legacy, 2), FailedJobsRetried.class);
+
+        assertThat(first.retried()).as("4242 inside 424242 matches as it did").isEqualTo(2);
+        assertThat(first.remaining()).isEqualTo(1);
+        assertThat(broker.view().failedJobs().get(a.uuid())).isNull();
+        assertThat(broker.view().failedJobs().get(b.uuid())).isNull();
+
+        FailedJobsRetried cased = broker.apply(new Command.RetryFailedJobs(
+                new FailedJobSelector.Filter("q", "GatewayTimeout", 0, 0), 10), FailedJobsRetried.class);
+        assertThat(cased.retried()).as("case-sensitive, as it was").isZero();
+        assertThat(cased.remaining()).isZero();
+        FailedJobsRetried words = broker.apply(new Command.RetryFailedJobs(
+                new FailedJobSelector.Search("q", "4242", 0, 0), 10), FailedJobsRetried.class);
+        assertThat(words.retried()).as("the same text as a search: the whole word").isEqualTo(1);
+        assertThat(broker.view().failedJobs().size()).isEqualTo(1);
+    }
+
+    @Test
+    void anEmptySubstringOfAnOldLogEntryMatchesEveryRowOfItsRange() {
+        fail("q", "a", "e");
+        fail("q", "b", "e");
+        fail("other", "c", "e");
+
+        FailedJobsRetried retried = broker.apply(new Command.RetryFailedJobs(
+                new FailedJobSelector.Filter("q", "", 0, 0), 10), FailedJobsRetried.class);
+
+        assertThat(retried.retried()).isEqualTo(2);
+        assertThat(broker.view().failedJobs().size()).isEqualTo(1);
+    }
+
+    @Test
     void retryByFilterWithALimitSaysWhatRemains() {
         fail("q", "a", "e");
         fail("q", "b", "e");
         fail("q", "c", "e");
 
         FailedJobsRetried retried = broker.apply(new Command.RetryFailedJobs(
-                new FailedJobSelector.Filter("q", null, 0, 0), 1), FailedJobsRetried.class);
+                new FailedJobSelector.Search("q", null, 0, 0), 1), FailedJobsRetried.class);
 
         assertThat(retried.retried()).isEqualTo(1);
         assertThat(retried.remaining()).isEqualTo(2);

@@ -83,6 +83,8 @@ class EntryCodecTest {
         commands.add(new Command.RetryFailedJobs(new FailedJobSelector.All(), 0));
         commands.add(new Command.RetryFailedJobs(new FailedJobSelector.Filter("q", UNICODE, 1, 2), 5));
         commands.add(new Command.RetryFailedJobs(new FailedJobSelector.Filter(null, null, 0, 0), 5));
+        commands.add(new Command.RetryFailedJobs(new FailedJobSelector.Search("q", UNICODE, 1, 2), 5));
+        commands.add(new Command.RetryFailedJobs(new FailedJobSelector.Search(null, null, 0, 0), 5));
         commands.add(new Command.RetryFailedJobs(null, 5));
         commands.add(new Command.RetryFailedJob("uuid", "{\"edited\":true}"));
         commands.add(new Command.RetryFailedJob("uuid", null));
@@ -175,7 +177,12 @@ class EntryCodecTest {
             assertThat(codes.add(op.code())).as("duplicate code %s", op.code()).isTrue();
             assertThat(op.code()).isEqualTo(op.ordinal() + 1);
         }
-        assertThat(CommandOp.values()).hasSize(Command.class.getPermittedSubclasses().length);
+        Set<Class<?>> typed = new HashSet<>();
+        for (CommandOp op : CommandOp.values()) {
+            typed.add(op.type());
+        }
+        assertThat(typed).as("every command type has an op").containsExactlyInAnyOrder(
+                Command.class.getPermittedSubclasses());
         assertThat(ResultOp.values()).hasSize(Result.class.getPermittedSubclasses().length);
         // the wire table is frozen: these must never change
         assertThat(CommandOp.CONFIGURE.code()).isEqualTo(1);
@@ -185,6 +192,7 @@ class EntryCodecTest {
         assertThat(ResultOp.FAILED_JOBS_REMOVED.code()).isEqualTo(18);
         assertThat(CommandOp.ACK_AND_POP.code()).isEqualTo(20);
         assertThat(ResultOp.ACKED_AND_POPPED.code()).isEqualTo(19);
+        assertThat(CommandOp.RETRY_FAILED_JOBS_SEARCH.code()).isEqualTo(21);
     }
 
     @Test

@@ -134,6 +134,10 @@ class GoldenFixtures {
                 new Command.AckAndPop(List.of(), pop, 0)));
         s.put("ack-and-pop-nulls", List.of(new Command.AckAndPop(Arrays.asList(NULL_ACK, null),
                 new Command.Pop(null, null, null, 0, null, false, null, 0, 0), 0), new Command.AckAndPop(null, null, 0)));
+        s.put("retry-failed-jobs-search", List.of(new Command.RetryFailedJobs(
+                new FailedJobSelector.Search("orders", "PaymentGatewayTimeout " + UNICODE, T0, T0 + 1), 50)));
+        s.put("retry-failed-jobs-search-nulls", List.of(new Command.RetryFailedJobs(
+                new FailedJobSelector.Search(null, null, 0, 0), 0)));
         return s;
     }
 
