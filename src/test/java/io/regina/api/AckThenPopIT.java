@@ -4,6 +4,9 @@ import io.regina.testing.RunningBroker;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -36,10 +39,7 @@ class AckThenPopIT extends RunningBroker {
                 .asDouble();
     }
 
-    /**
-     * The entry count once no entry has been written for 300 ms: other test classes share this broker, and
-     * their leases expiring are entries of their own.
-     */
+    /** The entry count once no entry has been written for 300 ms. */
     private long quietEntries() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         long last = entries();
@@ -67,17 +67,26 @@ class AckThenPopIT extends RunningBroker {
         assertThat(first.path("acknowledged").size()).isZero();
         assertThat(first.path("pop").path("messages").get(0).path("data").asString()).isEqualTo("a");
 
+        // other test classes share this broker and their timers write entries of their own: of the three
+        // requests below, the quietest shows what one request costs
+        List<Long> entriesPerRequest = new ArrayList<>();
         long before = quietEntries();
         JsonNode second = post("/api/v1/ack/pop/queue/" + q, acks(first.path("pop")), 200);
-        assertThat(entries() - before).as("the ack and the pop in one entry").isEqualTo(1);
+        entriesPerRequest.add(entries() - before);
         assertThat(second.path("acknowledged").get(0).path("success").asBoolean()).isTrue();
         assertThat(second.path("acknowledged").get(0).path("transactionId").asString())
                 .isEqualTo(first.path("pop").path("messages").get(0).path("transactionId").asString());
         assertThat(second.path("pop").path("messages").get(0).path("data").asString()).isEqualTo("b");
 
+        before = quietEntries();
         JsonNode third = post("/api/v1/ack/pop/queue/" + q + "/partition/Default", acks(second.path("pop")), 200);
+        entriesPerRequest.add(entries() - before);
         assertThat(third.path("pop").path("messages").get(0).path("data").asString()).isEqualTo("c");
+        before = quietEntries();
         JsonNode last = post("/api/v1/ack/pop/queue/" + q, acks(third.path("pop")), 200);
+        entriesPerRequest.add(entries() - before);
+        assertThat(Collections.min(entriesPerRequest)).as("the ack and the pop in one entry %s",
+                entriesPerRequest).isEqualTo(1);
         assertThat(last.path("acknowledged").get(0).path("success").asBoolean()).isTrue();
         assertThat(last.path("pop").isNull()).as("nothing left: no pop answer").isTrue();
 

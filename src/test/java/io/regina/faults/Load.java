@@ -74,6 +74,7 @@ public final class Load implements AutoCloseable {
     public static Load start(List<BrokerProcess> nodes, Shape shape, History history) throws Exception {
         Load load = new Load(nodes, shape, history);
         load.configure();
+        load.subscribeGroups();
         for (int p = 0; p < shape.producers(); p++) {
             int producer = p;
             load.producerThreads.add(started("producer-" + p, () -> load.produce(producer)));
@@ -104,6 +105,23 @@ public final class Load implements AutoCloseable {
         BrokerProcess node = nodes.get(0);
         node.await(Duration.ofSeconds(60), "queue " + QUEUE + " configured",
                 () -> node.send("POST", "/api/v1/configure", body, REQUEST_TIMEOUT).statusCode(), s -> s == 200);
+    }
+
+    /**
+     * Each fan-out group reads the queue once before the first push, so that it exists from the start:
+     * while a queue has no named group, queue mode drops what it consumed at once (Retention), and a group
+     * whose first pop comes later (its node killed by the first fault) starts after those messages.
+     */
+    private void subscribeGroups() {
+        for (String group : shape.groups()) {
+            if (QUEUE_MODE.equals(group)) {
+                continue;
+            }
+            BrokerProcess node = nodes.get(0);
+            node.await(Duration.ofSeconds(60), "group " + group + " subscribed", () -> node.send("GET",
+                    "/api/v1/pop/queue/" + QUEUE + "?batch=1&consumerGroup=" + group, null, REQUEST_TIMEOUT)
+                    .statusCode(), s -> s == 204);
+        }
     }
 
     private BrokerProcess next() {
