@@ -34,7 +34,8 @@ import java.util.Set;
  */
 public final class WorkerMain {
     static final int USAGE = 2;
-    static final int STUCK = 3;
+    /** The exit code of a worker whose job ignored its timeout's interrupt. */
+    public static final int STUCK = 3;
     private static final Set<String> FLAGS = Set.of("--fail-on-timeout", "--async-acks", "--pop-ahead");
 
     private WorkerMain() {
