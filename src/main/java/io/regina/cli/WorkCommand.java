@@ -82,6 +82,10 @@ final class WorkCommand implements Callable<Integer> {
             description = "How long running jobs may take to finish on SIGTERM (default: ${DEFAULT-VALUE}).")
     long shutdownGrace;
 
+    @Option(names = "--poll", defaultValue = "10", paramLabel = "SECONDS",
+            description = "How long an idle worker's pop waits for work; a stop waits for it (default: ${DEFAULT-VALUE}).")
+    long poll;
+
     @Option(names = "--async-acks", description = "Start the next job before the last one's ack is answered.")
     boolean asyncAcks;
 
@@ -102,7 +106,7 @@ final class WorkCommand implements Callable<Integer> {
             options = new SupervisorOptions(url != null && !url.isBlank() ? url : root.defaultUrl(),
                     token != null && !token.isBlank() ? token.trim() : blankToNull(root.defaultToken()), queue, group,
                     workers, prefetch, Duration.ofSeconds(timeout), tries, backoff, lease, memory,
-                    Duration.ofSeconds(shutdownGrace), classpath, job, asyncAcks, popAhead,
+                    Duration.ofSeconds(shutdownGrace), classpath, job, asyncAcks, popAhead, Duration.ofSeconds(poll),
                     Arrays.stream(workerJavaOptions.trim().split("\\s+")).filter(o -> !o.isEmpty()).toList());
         } catch (IllegalArgumentException e) {
             throw new CliException(ReginaCli.USAGE, e.getMessage());

@@ -36,8 +36,8 @@ public final class Supervisor {
     static final Duration TIMEOUT_MARGIN = Duration.ofMillis(500);
     private static final Duration TICK = Duration.ofMillis(100);
     private static final Duration MEMORY_EVERY = Duration.ofSeconds(1);
-    /** The worker's long-poll and its own stop (WorkerMain): how long past the grace a stopping worker may take. */
-    private static final Duration STOP_SLACK = Duration.ofSeconds(15);
+    /** Past its grace and its poll, how long a stopping worker may take to end its job and send its acks. */
+    private static final Duration STOP_SLACK = Duration.ofSeconds(5);
 
     private final SupervisorOptions options;
     private final HandBack handBack;
@@ -145,14 +145,14 @@ public final class Supervisor {
         worker.awaitJournal();
         WorkerProcess.Ending why = worker.ending();
         int exit = worker.exitValue();
-        for (LeaseLedger.Unsettled lease : worker.ledger().unsettled()) {
-            handBack.settle(lease, why == WorkerProcess.Ending.TIMEOUT && lease.interrupted() != null
-                    ? options.backoffAfter(lease.interrupted().attempts()) : Duration.ZERO);
-        }
         boolean crashed = why == null && exit != 0 && exit != WorkerMain.STUCK;
         log("worker " + worker.slot() + " pid " + worker.pid() + " exited " + exit + " ("
                 + (why != null ? why.name().toLowerCase(java.util.Locale.ROOT) : crashed ? "crash" : "its own stop")
                 + ")");
+        for (LeaseLedger.Unsettled lease : worker.ledger().unsettled()) {
+            handBack.settle(lease, why == WorkerProcess.Ending.TIMEOUT && lease.interrupted() != null
+                    ? options.backoffAfter(lease.interrupted().attempts()) : Duration.ZERO);
+        }
         return crashed ? crash(clock.instant()) : Duration.ZERO;
     }
 
@@ -190,7 +190,7 @@ public final class Supervisor {
                 worker.stopGracefully(WorkerProcess.Ending.DEPLOY);
             }
         }
-        Instant deadline = clock.instant().plus(options.shutdownGrace()).plus(STOP_SLACK);
+        Instant deadline = clock.instant().plus(options.shutdownGrace()).plus(options.poll()).plus(STOP_SLACK);
         while (true) {
             boolean left = false;
             for (int slot = 0; slot < slots.length; slot++) {

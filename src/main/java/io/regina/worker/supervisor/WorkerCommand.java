@@ -42,7 +42,8 @@ final class WorkerCommand {
         command.addAll(List.of("--url", o.url(), "--queue", o.queue(), "--job", o.job(),
                 "--prefetch", Integer.toString(o.prefetch()), "--lease", Integer.toString(o.leaseSeconds()),
                 "--tries", Integer.toString(o.tries()), "--timeout", Long.toString(o.timeout().toSeconds()),
-                "--grace", Long.toString(o.shutdownGrace().toSeconds()), "--journal", "-"));
+                "--grace", Long.toString(o.shutdownGrace().toSeconds()), "--poll", Long.toString(o.poll().toSeconds()),
+                "--journal", "-"));
         if (o.group() != null) {
             command.addAll(List.of("--group", o.group()));
         }
