@@ -9,7 +9,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -32,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * profile, the {@link MatrixJob} in the worker JVMs. A lane passes when every job ended as its kind says
  * (from the jobs' own log and the failed-jobs table), no two attempts of one job overlapped, and the
  * supervisor stopped with exit 0 on SIGTERM. {@code mvn verify -Pworkers} runs it; the table of results is
- * printed at the end and written to {@code target/failure-matrix.txt}.
+ * printed at the end and written to {@code target/failure-matrix/table.txt}, beside each lane's logs.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FailureMatrixIT {
@@ -65,13 +64,15 @@ class FailureMatrixIT {
     private static final Map<String, String> EXPECTED = new LinkedHashMap<>();
     private static final Map<String, Map<Profile, String>> RESULTS = new LinkedHashMap<>();
 
-    @TempDir
-    static Path dir;
+    /** Kept after the run: each lane's supervisor output and its jobs' log, and the broker's log. */
+    static final Path dir = Path.of("target", "failure-matrix");
     static BrokerProcess broker;
     static ReginaClient regina;
 
     @BeforeAll
     static void broker() throws IOException {
+        deleteRecursively(dir);
+        Files.createDirectories(dir);
         broker = new BrokerProcess(dir.resolve("broker"), FreePorts.next(), FreePorts.next()).start();
         regina = ReginaClient.builder().urls(broker.baseUrl()).build();
     }
@@ -80,7 +81,7 @@ class FailureMatrixIT {
     static void report() throws Exception {
         String table = table();
         System.out.println(table);
-        Files.writeString(Path.of("target", "failure-matrix.txt"), table);
+        Files.writeString(dir.resolve("table.txt"), table);
         if (broker != null) {
             broker.stop();
         }
@@ -227,11 +228,14 @@ class FailureMatrixIT {
         lane("6 a job exceeds the worker's heap, tries 2", "dies at each attempt, one failed-job row, its batch's"
                 + " unstarted jobs handed back uncharged", profile, 1, lane -> {
                     lane.supervise();
+                    Instant dispatched = Instant.now();
                     lane.dispatch(payload("oom", "memory", 0, 512), payload("b", "ok", 0, 0), payload("c", "ok", 0, 0),
                             payload("d", "ok", 0, 0));
                     lane.await(Duration.ofSeconds(90), "a failed-job row and the rest completed",
                             () -> lane.failed().size() == 1 && lane.log.count("b", "completed") == 1
                                     && lane.log.count("c", "completed") == 1 && lane.log.count("d", "completed") == 1);
+                    assertThat(Duration.between(dispatched, Instant.now()))
+                            .as("no wait for a dead worker's lease (30 s)").isLessThan(Duration.ofSeconds(30));
                     List<MatrixLog.Attempt> attempts = lane.log.attempts("oom");
                     assertThat(attempts).extracting(MatrixLog.Attempt::attempt).containsExactly(1, 2);
                     for (MatrixLog.Attempt attempt : attempts) {
@@ -336,6 +340,16 @@ class FailureMatrixIT {
         lane.deploy();
         assertThat(lane.leftInQueue()).as("jobs left in " + lane.queue).isZero();
         lane.assertNoOverlap();
+    }
+
+    private static void deleteRecursively(Path path) throws IOException {
+        if (Files.exists(path)) {
+            try (var paths = Files.walk(path)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
     }
 
     static String table() {
