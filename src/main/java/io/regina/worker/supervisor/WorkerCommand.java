@@ -43,7 +43,7 @@ final class WorkerCommand {
                 "--prefetch", Integer.toString(o.prefetch()), "--lease", Integer.toString(o.leaseSeconds()),
                 "--tries", Integer.toString(o.tries()), "--timeout", Long.toString(o.timeout().toSeconds()),
                 "--grace", Long.toString(o.shutdownGrace().toSeconds()), "--poll", Long.toString(o.poll().toSeconds()),
-                "--journal", "-"));
+                "--journal", "-", "--supervised"));
         if (o.group() != null) {
             command.addAll(List.of("--group", o.group()));
         }

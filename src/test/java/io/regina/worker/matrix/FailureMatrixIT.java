@@ -261,25 +261,14 @@ class FailureMatrixIT {
         lane("7 SIGKILL on a worker during a 4 s job", "the killed job runs again, all 8 complete once, its"
                 + " unstarted jobs run within seconds as their first attempt", profile, 2, lane -> {
                     lane.supervise();
-                    List<String> ids = new ArrayList<>();
-                    List<Map<String, Object>> jobs = new ArrayList<>();
-                    for (int i = 0; i < 8; i++) {
-                        ids.add("j" + i);
-                        jobs.add(payload("j" + i, "sleep", 4_000, 0));
-                    }
-                    lane.dispatch(jobs.toArray(Map[]::new));
+                    List<String> ids = ids(8);
+                    lane.dispatch(ids.stream().map(id -> payload(id, "sleep", 4_000, 0)).toArray(Map[]::new));
                     lane.await(Duration.ofSeconds(60), "a job started", () -> !lane.log.events().isEmpty());
                     MatrixLog.Event first = lane.log.events().get(0);
                     Thread.sleep(1_000);
                     ProcessHandle.of(first.pid()).orElseThrow().destroyForcibly();
                     Instant killed = Instant.now();
-                    lane.await(Duration.ofSeconds(90), "all 8 completed", () -> ids.stream().allMatch(id -> {
-                        try {
-                            return lane.log.count(id, "completed") == 1;
-                        } catch (IOException e) {
-                            return false;
-                        }
-                    }));
+                    lane.await(Duration.ofSeconds(90), "all 8 completed", () -> allCompleted(lane, ids));
                     assertThat(Duration.between(killed, Instant.now())).as("no wait for the killed worker's lease")
                             .isLessThan(Duration.ofSeconds(30));
                     String victim = first.jobId();
@@ -293,6 +282,28 @@ class FailureMatrixIT {
                         }
                     }
                 });
+    }
+
+    @Order(8)
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void lane8SigkillOnTheSupervisor(Profile profile) throws Exception {
+        lane("8 SIGKILL on the supervisor during 4 s jobs, a restart", "all 8 complete once", profile, 2, lane -> {
+            lane.supervise();
+            List<String> ids = ids(8);
+            lane.dispatch(ids.stream().map(id -> payload(id, "sleep", 4_000, 0)).toArray(Map[]::new));
+            lane.await(Duration.ofSeconds(60), "two jobs running", () -> lane.log.events().size() >= 2);
+            Thread.sleep(1_000);
+            lane.killSupervisor();
+            lane.supervise();
+            lane.await(Duration.ofSeconds(90), "all 8 completed", () -> allCompleted(lane, ids));
+            finish(lane);
+            for (String id : ids) {
+                assertThat(lane.log.count(id, "completed")).as(id).isOne();
+                assertThat(lane.log.attempts(id)).as(id + ": one attempt").extracting(MatrixLog.Attempt::attempt)
+                        .containsExactly(1);
+            }
+        });
     }
 
     @Order(9)
@@ -325,6 +336,64 @@ class FailureMatrixIT {
                                 .containsExactly(1);
                     }
                 });
+    }
+
+    @Order(10)
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void lane10DeployDuringJobsLongerThanTheGrace(Profile profile) throws Exception {
+        lane("10 a deploy during 15 s jobs, grace 5 s", "the killed jobs run again, each completes once", profile, 2,
+                lane -> {
+                    lane.supervise();
+                    List<String> ids = ids(2);
+                    lane.dispatch(ids.stream().map(id -> payload(id, "sleep", 15_000, 0)).toArray(Map[]::new));
+                    lane.await(Duration.ofSeconds(60), "both running", () -> lane.log.events().size() >= 2);
+                    Thread.sleep(1_000);
+                    lane.deploy();
+                    assertThat(lane.log.events()).as("nothing completed in the deploy")
+                            .noneMatch(e -> e.event().equals("completed"));
+                    lane.supervise();
+                    lane.await(Duration.ofSeconds(60), "both completed", () -> allCompleted(lane, ids));
+                    finish(lane);
+                    for (String id : ids) {
+                        assertThat(lane.log.attempts(id)).as(id).extracting(MatrixLog.Attempt::attempt)
+                                .containsExactly(1, 2);
+                        assertThat(lane.log.count(id, "completed")).as(id).isOne();
+                    }
+                }, "--timeout", "60", "--shutdown-grace", "5");
+    }
+
+    @Order(11)
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void lane11DeployKillsTheSecondJobOfABatch(Profile profile) throws Exception {
+        lane("11 one worker, two 8 s jobs of a batch, a deploy kills it in the second", "the first does not run"
+                + " again", profile, 1, lane -> {
+                    lane.supervise();
+                    lane.dispatch(payload("first", "sleep", 8_000, 0), payload("second", "sleep", 8_000, 0));
+                    lane.await(Duration.ofSeconds(60), "the second running", () -> count(lane, "second", "started") == 1);
+                    Thread.sleep(1_000);
+                    lane.deploy();
+                    lane.supervise();
+                    lane.await(Duration.ofSeconds(60), "the second completed", () -> count(lane, "second", "completed") == 1);
+                    finish(lane);
+                    assertThat(lane.log.attempts("first")).extracting(MatrixLog.Attempt::attempt).containsExactly(1);
+                    assertThat(lane.log.attempts("second")).extracting(MatrixLog.Attempt::attempt).containsExactly(1, 2);
+                    assertThat(lane.log.count("first", "completed")).isOne();
+                    assertThat(lane.log.count("second", "completed")).isOne();
+                }, "--workers", "1", "--timeout", "60", "--shutdown-grace", "3");
+    }
+
+    private static List<String> ids(int n) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            ids.add("j" + i);
+        }
+        return ids;
+    }
+
+    private static boolean allCompleted(Lane lane, List<String> ids) {
+        return ids.stream().allMatch(id -> count(lane, id, "completed") == 1);
     }
 
     private static long count(Lane lane, String id, String event) {

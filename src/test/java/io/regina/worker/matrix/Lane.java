@@ -120,6 +120,11 @@ final class Lane implements AutoCloseable {
         return at;
     }
 
+    /** SIGKILL on the newest supervisor. */
+    void killSupervisor() throws InterruptedException {
+        supervisors.get(supervisors.size() - 1).killHard();
+    }
+
     /** When any of this lane's supervisors saw {@code pid} exit. */
     Instant deathOf(long pid) {
         return supervisors.stream().map(s -> s.deathOf(pid)).filter(java.util.Objects::nonNull).findFirst()

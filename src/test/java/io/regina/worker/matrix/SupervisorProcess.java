@@ -84,6 +84,11 @@ final class SupervisorProcess implements AutoCloseable {
         return process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
     }
 
+    /** SIGKILL to the supervisor alone: its workers lose their stdin, not a signal. */
+    void killHard() throws InterruptedException {
+        process.destroyForcibly().waitFor();
+    }
+
     String tail() {
         try {
             List<String> lines = lines();
