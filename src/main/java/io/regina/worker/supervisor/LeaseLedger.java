@@ -116,10 +116,14 @@ final class LeaseLedger {
             Held interrupted = null;
             List<Held> unstarted = new ArrayList<>();
             for (Held job : lease.jobs.values()) {
-                if (!lease.started.contains(job.transactionId())) {
-                    unstarted.add(job);
-                } else if (!lease.finished.containsKey(job.transactionId())) {
+                // a delivery refused without running (past its tries) is finished but never started
+                if (lease.finished.containsKey(job.transactionId())) {
+                    continue;
+                }
+                if (lease.started.contains(job.transactionId())) {
                     interrupted = job;
+                } else {
+                    unstarted.add(job);
                 }
             }
             all.add(new Unsettled(leaseId, unsent, interrupted, unstarted));

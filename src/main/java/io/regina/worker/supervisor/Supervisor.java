@@ -147,7 +147,8 @@ public final class Supervisor {
         int exit = worker.exitValue();
         boolean crashed = why == null && exit != 0 && exit != WorkerMain.STUCK;
         log("worker " + worker.slot() + " pid " + worker.pid() + " exited " + exit + " ("
-                + (why != null ? why.name().toLowerCase(java.util.Locale.ROOT) : crashed ? "crash" : "its own stop")
+                + (why != null ? why.name().toLowerCase(java.util.Locale.ROOT) : crashed ? "crash"
+                        : exit == WorkerMain.STUCK ? "its job: stuck past its timeout, or out of heap" : "its own stop")
                 + ")");
         for (LeaseLedger.Unsettled lease : worker.ledger().unsettled()) {
             handBack.settle(lease, why == WorkerProcess.Ending.TIMEOUT && lease.interrupted() != null
