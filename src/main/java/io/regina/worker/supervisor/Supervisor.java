@@ -8,6 +8,8 @@ import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
@@ -59,7 +61,7 @@ public final class Supervisor {
         this.handBack = new HandBack(client, this::log);
         this.slots = new WorkerProcess[options.workers()];
         this.notBefore = new Instant[options.workers()];
-        java.util.Arrays.fill(notBefore, Instant.EPOCH);
+        Arrays.fill(notBefore, Instant.EPOCH);
     }
 
     /**
@@ -147,7 +149,7 @@ public final class Supervisor {
         int exit = worker.exitValue();
         boolean crashed = why == null && exit != 0 && exit != WorkerMain.STUCK;
         log("worker " + worker.slot() + " pid " + worker.pid() + " exited " + exit + " ("
-                + (why != null ? why.name().toLowerCase(java.util.Locale.ROOT) : crashed ? "crash"
+                + (why != null ? why.name().toLowerCase(Locale.ROOT) : crashed ? "crash"
                         : exit == WorkerMain.STUCK ? "its job: stuck past its timeout, or out of heap" : "its own stop")
                 + ")");
         for (LeaseLedger.Unsettled lease : worker.ledger().unsettled()) {

@@ -7,7 +7,6 @@ import tools.jackson.databind.json.JsonMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -106,7 +105,7 @@ final class WorkerProcess {
                     return OptionalLong.of(Long.parseLong(kib) / 1024);
                 }
             }
-        } catch (IOException | UncheckedIOException | NumberFormatException e) {
+        } catch (IOException | NumberFormatException e) {
             // gone, or not Linux: no reading
         }
         return OptionalLong.empty();
