@@ -77,18 +77,22 @@ final class WorkerProcess {
         return ending;
     }
 
-    /** SIGTERM: the worker stops popping, finishes its job within its grace and hands back the rest. */
+    /**
+     * SIGTERM: the worker stops popping, finishes its job within its grace and hands back the rest. Sent
+     * through the {@link ProcessHandle}: {@link Process#destroy()} also closes the pipe of stdout, and the
+     * journal lines the worker writes while it stops would be lost.
+     */
     void stopGracefully(Ending why) {
         if (ending == null) {
             ending = why;
         }
-        process.destroy();
+        process.toHandle().destroy();
     }
 
-    /** SIGKILL: whatever it holds is the supervisor's to hand back. */
+    /** SIGKILL: whatever it holds is the supervisor's to hand back (through the handle, as above). */
     void kill(Ending why) {
         ending = why;
-        process.destroyForcibly();
+        process.toHandle().destroyForcibly();
     }
 
     /** Waits until the journal is read to its end, after the process died: what it wrote last counts. */

@@ -404,11 +404,15 @@ class FailureMatrixIT {
         }
     }
 
-    /** Every lane ends with a deploy (exit 0), an empty queue, and no overlapping attempts. */
+    /**
+     * Every lane ends with a deploy (exit 0), an empty queue, and no overlapping attempts; and no hand-back was
+     * refused: a supervisor that read every journal line hands back only leases still held.
+     */
     private static void finish(Lane lane) throws Exception {
         lane.deploy();
         assertThat(lane.leftInQueue()).as("jobs left in " + lane.queue).isZero();
         lane.assertNoOverlap();
+        assertThat(lane.supervisorLines("hand-back refused")).as(lane.supervisorTails()).isZero();
     }
 
     private static void deleteRecursively(Path path) throws IOException {
