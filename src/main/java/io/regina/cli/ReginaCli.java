@@ -34,6 +34,7 @@ import java.util.concurrent.Callable;
             QueueCommands.Resume.class,
             QueueCommands.Clear.class,
             ClusterCommand.class,
+            WorkCommand.class,
         },
         footerHeading = "%nExit codes:%n",
         footer = {
@@ -42,6 +43,7 @@ import java.util.concurrent.Callable;
             "  2  usage error: bad arguments (also HTTP 400 from the broker),",
             "     or a refusal such as queue:clear without --force",
             "  3  the broker is unreachable",
+            "queue:work runs until SIGTERM or Ctrl-C and then exits with 0 (2 on bad arguments).",
             "",
             "The broker's URL: --url, else $REGINA_URL, else " + ReginaCli.DEFAULT_URL + ".",
             "A bearer token (API authentication on): --token, else $REGINA_TOKEN.",

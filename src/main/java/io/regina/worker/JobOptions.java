@@ -65,7 +65,7 @@ public record JobOptions(int tries, List<Duration> backoff, Duration timeout, Du
     }
 
     /** The wait before the attempt after {@code attempt} failed. */
-    Duration backoffAfter(int attempt) {
+    public Duration backoffAfter(int attempt) {
         return backoff.isEmpty() ? Duration.ZERO : backoff.get(Math.min(attempt, backoff.size()) - 1);
     }
 }

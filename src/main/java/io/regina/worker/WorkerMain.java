@@ -22,20 +22,23 @@ import java.util.Set;
  * java -cp app.jar:regina.jar io.regina.worker.WorkerMain --url http://127.0.0.1:6632 --queue emails \
  *     --job com.example.SendEmail [--kind send-email] [--group G] [--prefetch 4] [--lease 60] [--poll 10] \
  *     [--tries 3] [--backoff 2,10] [--timeout 60] [--fail-on-timeout] [--max-exceptions N] [--retry-until S] \
- *     [--journal -|FILE] [--async-acks] [--pop-ahead] [--grace 30]
+ *     [--journal -|FILE] [--async-acks] [--pop-ahead] [--grace 30] [--supervised]
  * </pre>
  *
  * {@code --job} names a class with a public no-argument constructor implementing {@link JobHandler}; its
  * data binds to the handler's type argument, and its kind is {@code --kind} or the class name. Durations are
  * seconds. {@code --journal -} writes the {@link Journal} on stdout (then the job must not print there);
  * {@code --async-acks} needs it. The token is read from {@code REGINA_TOKEN}. SIGTERM stops the worker
- * gracefully within {@code --grace} ({@link Worker#stop}). Exit codes: 0 stopped, 2 bad arguments,
+ * gracefully within {@code --grace} ({@link Worker#stop}). With {@code --supervised} the end of stdin does
+ * too: the supervisor holds the other end, so a supervisor that died (SIGKILL) leaves no orphan worker
+ * behind, and the jobs it holds are finished or handed back by the worker itself. Exit codes: 0 stopped, 2 bad arguments,
  * {@value #STUCK} a job ignored its timeout's interrupt (the supervisor replaces the process).
  */
 public final class WorkerMain {
     static final int USAGE = 2;
-    static final int STUCK = 3;
-    private static final Set<String> FLAGS = Set.of("--fail-on-timeout", "--async-acks", "--pop-ahead");
+    /** The exit code of a worker whose job ignored its timeout's interrupt. */
+    public static final int STUCK = 3;
+    private static final Set<String> FLAGS = Set.of("--fail-on-timeout", "--async-acks", "--pop-ahead", "--supervised");
 
     private WorkerMain() {
     }
@@ -60,11 +63,28 @@ public final class WorkerMain {
             }
         }, "regina-worker-stop");
         Runtime.getRuntime().addShutdownHook(stopper);
+        if (options.containsKey("--supervised")) {
+            Thread orphaned = new Thread(WorkerMain::exitAtEndOfInput, "regina-worker-supervisor");
+            orphaned.setDaemon(true);
+            orphaned.start();
+        }
         if (worker.run() == Worker.Exit.STUCK_JOB) {
             // the stuck job's thread would keep the JVM alive; a SIGTERM at the same time already exits it
             Runtime.getRuntime().halt(STUCK);
         }
         // else a SIGTERM stopped it: the JVM is already shutting down, and exits once the hook returns
+    }
+
+    /** Reads stdin to its end, which is the supervisor gone, then stops the worker through its shutdown hook. */
+    private static void exitAtEndOfInput() {
+        try {
+            while (System.in.read() >= 0) {
+                // the supervisor sends nothing: only the end matters
+            }
+        } catch (IOException e) {
+            // a broken pipe is an end too
+        }
+        System.exit(0);
     }
 
     static Map<String, String> parse(String[] args) {

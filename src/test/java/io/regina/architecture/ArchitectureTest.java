@@ -39,6 +39,7 @@ class ArchitectureTest {
                 .and(SdkRules.jdkAndJacksonOnly(SdkRules.WORKER_SPRING, SdkRules.CLIENT, SdkRules.WORKER,
                         "org.springframework.."))
                 .and(SdkRules.jdkAndJacksonOnly(SdkRules.WORKER_MICROMETER, SdkRules.WORKER, "io.micrometer.."))
+                .and(SdkRules.jdkAndJacksonOnly(SdkRules.WORKER_SUPERVISOR, SdkRules.CLIENT, SdkRules.WORKER))
                 .and(SdkRules.clientUsedOnlyByWorkersAndCli()).check(main);
     }
 

@@ -21,6 +21,8 @@ final class SdkRules {
     static final String WORKER_SPRING = "io.regina.worker.spring";
     /** The optional Micrometer meters, the only part of them that may use Micrometer. */
     static final String WORKER_MICROMETER = "io.regina.worker.micrometer";
+    /** {@code queue:work}: worker JVMs driven through the client and the worker runtime. */
+    static final String WORKER_SUPERVISOR = "io.regina.worker.supervisor";
     private static final String[] JACKSON = {"tools.jackson..", "com.fasterxml.jackson.annotation.."};
 
     private SdkRules() {

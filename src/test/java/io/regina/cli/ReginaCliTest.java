@@ -91,6 +91,17 @@ class ReginaCliTest {
     }
 
     @Test
+    void workRefusesBadArgumentsWithExitTwoBeforeStartingAnything() {
+        assertThat(cli("queue:work", "--job=x.Job", "--classpath=.").exitCode()).isEqualTo(ReginaCli.USAGE);
+        CliRun none = cli("queue:work", "--queue=emails", "--job=x.Job", "--classpath=.", "--workers=0");
+        assertThat(none.exitCode()).as(none.toString()).isEqualTo(ReginaCli.USAGE);
+        assertThat(none.err()).contains("--workers");
+        assertThat(CliRun.run("queue:help").out()).contains("queue:work");
+        assertThat(CliRun.run("queue:work", "--help").out()).contains("--shutdown-grace", "--memory", "--timeout");
+        assertThat(broker.requests()).isEmpty();
+    }
+
+    @Test
     void helpExitsZero() {
         CliRun run = CliRun.run("queue:failed", "--help");
         assertThat(run.exitCode()).isZero();
