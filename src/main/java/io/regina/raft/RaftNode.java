@@ -186,6 +186,11 @@ public final class RaftNode implements AutoCloseable {
         return status.logWorkerCount("appendEntryCount");
     }
 
+    /** The highest log index of a write this node was answered for: its state has it once applied that far. */
+    public long answeredIndex() {
+        return router.answeredIndex();
+    }
+
     public ClusterStatus status() {
         return status.status();
     }
