@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.server.RaftServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -111,6 +112,15 @@ public final class RaftNode implements AutoCloseable {
 
     public boolean isRunning() {
         return local.isRunning();
+    }
+
+    /**
+     * False once Ratis closed this node's log: it does so when a write to the log fails (a full disk, an
+     * I/O error), and the node then refuses every write until it is restarted.
+     */
+    public boolean logOpen() {
+        RaftServer.Division division = local.division();
+        return division != null && division.getRaftLog().isOpened();
     }
 
     /**
