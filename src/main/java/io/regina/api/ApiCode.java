@@ -12,6 +12,8 @@ public enum ApiCode {
     UNSUPPORTED_MEDIA_TYPE,
     /** A body past spring.http.codecs.max-in-memory-size, refused before it is read. */
     PAYLOAD_TOO_LARGE,
+    /** The node's data directory is under its free-space reserve: new messages are refused until space is freed. */
+    DISK_FULL,
     /** The command was not committed within the broker's commit timeout. */
     TIMEOUT,
     /** The broker cannot serve the request now (no leader, shutting down, an unexpected failure). */

@@ -64,6 +64,11 @@ class Broker {
         });
     }
 
+    /** See {@link CommandBus#seesItsAnswers()}. */
+    boolean seesItsAnswers() {
+        return bus.seesItsAnswers();
+    }
+
     <T> T read(Function<BrokerView, T> query) {
         return bus.read(query);
     }

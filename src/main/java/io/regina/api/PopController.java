@@ -196,8 +196,14 @@ class PopController {
         }
     }
 
+    /**
+     * Pops, unless this node's state says nothing is deliverable there: that spares a log entry per empty
+     * poll. A follower whose state trails a write it answered (a push its client may pop right after) asks
+     * the leader instead of trusting it.
+     */
     private Mono<Result.Popped> attempt(Attempt attempt) {
-        if (!broker.read(s -> s.mayDeliver(attempt.queue(), attempt.partition(), attempt.group()))) {
+        if (broker.seesItsAnswers()
+                && !broker.read(s -> s.mayDeliver(attempt.queue(), attempt.partition(), attempt.group()))) {
             return Mono.just(Result.Popped.empty(attempt.queue(), attempt.group()));
         }
         return broker.submit(attempt.command(List.of()), Result.class).map(PopController::popped);

@@ -20,12 +20,15 @@ import java.util.List;
 class PushController {
     private final Broker broker;
     private final MemoryWatermark watermark;
+    private final DiskReserve disk;
     private final ProducerStamp stamp;
     private final Counter pushed;
 
-    PushController(Broker broker, MemoryWatermark watermark, ProducerStamp stamp, MeterRegistry meters) {
+    PushController(Broker broker, MemoryWatermark watermark, DiskReserve disk, ProducerStamp stamp,
+            MeterRegistry meters) {
         this.broker = broker;
         this.watermark = watermark;
+        this.disk = disk;
         this.stamp = stamp;
         this.pushed = Counter.builder("regina.messages.pushed").description("Messages accepted by push")
                 .register(meters);
@@ -46,6 +49,7 @@ class PushController {
             return Mono.just(List.of());
         }
         watermark.checkPush();
+        disk.checkPush();
         return broker.submit(new Command.Push(parsed), Result.Pushed.class).map(result -> {
             List<PushResponseItem> answer = new ArrayList<>(result.outcomes().size());
             for (Result.PushOutcome outcome : result.outcomes()) {

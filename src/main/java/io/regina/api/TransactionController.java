@@ -15,11 +15,13 @@ import java.util.List;
 class TransactionController {
     private final Broker broker;
     private final MemoryWatermark watermark;
+    private final DiskReserve disk;
     private final ProducerStamp stamp;
 
-    TransactionController(Broker broker, MemoryWatermark watermark, ProducerStamp stamp) {
+    TransactionController(Broker broker, MemoryWatermark watermark, DiskReserve disk, ProducerStamp stamp) {
         this.broker = broker;
         this.watermark = watermark;
+        this.disk = disk;
         this.stamp = stamp;
     }
 
@@ -47,6 +49,7 @@ class TransactionController {
         }
         if (pushes) {
             watermark.checkPush();
+            disk.checkPush();
         }
         String transactionId = UuidV7.next();
         List<String> requiredLeases = FieldChecks.strings(body.requiredLeases(), "requiredLeases");

@@ -77,7 +77,7 @@ public class RaftConfiguration {
 
     @Bean
     CommandBus commandBus(RaftNode node, BrokerStateMachine<BrokerState> stateMachine) {
-        return new RaftCommandBus(node.committer(), stateMachine);
+        return new RaftCommandBus(node, stateMachine);
     }
 
     @Bean

@@ -17,7 +17,7 @@ import org.springframework.stereotype.Component;
  * election timeout. Ratis often reacts first (a follower that hears nothing campaigns after an election
  * timeout and forgets its leader; a leader that hears from no majority steps down), which makes the node
  * a candidate and so DOWN; the last-contact check covers the node that has not noticed yet and still
- * names a leader.
+ * names a leader. Down too once Ratis closed the node's log after a failed write: only a restart opens it.
  */
 @Component("raft")
 class RaftHealthIndicator implements HealthIndicator {
@@ -31,6 +31,10 @@ class RaftHealthIndicator implements HealthIndicator {
     public Health health() {
         if (!node.isRunning()) {
             return Health.down().withDetail("role", "STOPPED").build();
+        }
+        if (!node.logOpen()) {
+            return Health.down().withDetail("log", "CLOSED after a failed write (a full disk?): free space, "
+                    + "then restart the node").build();
         }
         ClusterStatus status = node.status();
         long staleAfterMs = 2 * node.settings().rpcTimeoutMax().toMillis();

@@ -24,4 +24,13 @@ public interface CommandBus {
      * releases) after each applied entry. Called on the apply thread: listeners must not block.
      */
     void onDeliverable(Consumer<String> listener);
+
+    /**
+     * True when {@link #read} sees every write this node has answered. A follower is answered once the
+     * leader applied a write, and applies it itself a moment later: until then a read there may miss
+     * what its own client was just told is done. A bus that applies before it answers always sees them.
+     */
+    default boolean seesItsAnswers() {
+        return true;
+    }
 }

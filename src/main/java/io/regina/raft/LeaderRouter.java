@@ -43,6 +43,7 @@ final class LeaderRouter implements AutoCloseable {
     private final RaftPeerId selfId;
     private final ClientId clientId = ClientId.randomId();
     private final AtomicLong callIds = new AtomicLong();
+    private final AtomicLong answeredIndex = new AtomicLong(-1);
     private final Object clientLock = new Object();
     private RaftClient forwardClient;
 
@@ -85,7 +86,7 @@ final class LeaderRouter implements AutoCloseable {
         return reply.handle((r, error) -> {
             Throwable failure = error != null ? unwrap(error) : r.isSuccess() ? null : r.getException();
             if (failure == null) {
-                return CompletableFuture.completedFuture(r.getMessage().getContent().asReadOnlyByteBuffer());
+                return CompletableFuture.completedFuture(answered(r));
             }
             if (isLeadershipFailure(failure)) {
                 LOG.debug("{} lost leadership ({}); forwarding the entry", settings.nodeId(), failure.toString());
@@ -129,8 +130,18 @@ final class LeaderRouter implements AutoCloseable {
                 RaftException e = r.getException();
                 throw new CompletionException(e != null ? e : new IOException("entry failed: " + r));
             }
-            return r.getMessage().getContent().asReadOnlyByteBuffer();
+            return answered(r);
         });
+    }
+
+    private ByteBuffer answered(RaftClientReply reply) {
+        answeredIndex.accumulateAndGet(reply.getLogIndex(), Math::max);
+        return reply.getMessage().getContent().asReadOnlyByteBuffer();
+    }
+
+    /** The highest log index of an entry this node was answered for (applied by the leader), or -1. */
+    long answeredIndex() {
+        return answeredIndex.get();
     }
 
     private RaftClient forwardClient() {

@@ -10,6 +10,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+import org.apache.ratis.server.protocol.TermIndex;
 
 /**
  * The {@link CommandBus} of a Raft node: writes go through the {@link GroupCommitter} (replicated,
@@ -21,10 +24,12 @@ public final class RaftCommandBus implements CommandBus {
 
     private final GroupCommitter committer;
     private final BrokerStateMachine<BrokerState> stateMachine;
+    private final LongSupplier answeredIndex;
 
-    public RaftCommandBus(GroupCommitter committer, BrokerStateMachine<BrokerState> stateMachine) {
-        this.committer = Objects.requireNonNull(committer);
+    public RaftCommandBus(RaftNode node, BrokerStateMachine<BrokerState> stateMachine) {
+        this.committer = node.committer();
         this.stateMachine = Objects.requireNonNull(stateMachine);
+        this.answeredIndex = node::answeredIndex;
     }
 
     @Override
@@ -35,6 +40,12 @@ public final class RaftCommandBus implements CommandBus {
     @Override
     public <T> T read(Function<BrokerView, T> query) {
         return stateMachine.read(state -> query.apply(state.view()));
+    }
+
+    @Override
+    public boolean seesItsAnswers() {
+        TermIndex applied = stateMachine.getLastAppliedTermIndex();
+        return (applied == null ? -1 : applied.getIndex()) >= answeredIndex.getAsLong();
     }
 
     @Override

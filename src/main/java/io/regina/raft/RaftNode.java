@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.server.RaftServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,6 +115,15 @@ public final class RaftNode implements AutoCloseable {
     }
 
     /**
+     * False once Ratis closed this node's log: it does so when a write to the log fails (a full disk, an
+     * I/O error), and the node then refuses every write until it is restarted.
+     */
+    public boolean logOpen() {
+        RaftServer.Division division = local.division();
+        return division != null && division.getRaftLog().isOpened();
+    }
+
+    /**
      * Stops the tick, lets entries in flight finish, closes the server (which applies what is
      * committed and takes a snapshot, {@code trigger-when-stop}) and fails anything left.
      */
@@ -184,6 +194,11 @@ public final class RaftNode implements AutoCloseable {
     /** Raft log entries appended by this node since it started (Ratis' {@code appendEntryCount}); -1 if unknown. */
     public long logAppendCount() {
         return status.logWorkerCount("appendEntryCount");
+    }
+
+    /** The highest log index of a write this node was answered for: its state has it once applied that far. */
+    public long answeredIndex() {
+        return router.answeredIndex();
     }
 
     public ClusterStatus status() {

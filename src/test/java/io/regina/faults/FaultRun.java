@@ -38,7 +38,12 @@ final class FaultRun implements AutoCloseable {
 
     /** Starts {@code size} nodes (extra arguments as {@link TestCluster#start} takes them) and the load. */
     static FaultRun start(Path dir, String lane, int size, String... args) throws Exception {
-        FaultRun run = new FaultRun(lane, TestCluster.start(dir, size, args));
+        return on(TestCluster.start(dir, size, args), lane);
+    }
+
+    /** Starts the load on a cluster started elsewhere (placed in network namespaces, say); closes it at the end. */
+    static FaultRun on(TestCluster cluster, String lane) throws Exception {
+        FaultRun run = new FaultRun(lane, cluster);
         try {
             run.load = Load.start(run.cluster.nodes(), Load.Shape.lanes(), run.history);
         } catch (Exception | Error e) {

@@ -63,7 +63,7 @@ class RaftCommandBusTest {
                 RaftNode.maxRequestBytes(settings.limits()));
         try (RaftNode node = new RaftNode(settings, machine, metrics)) {
             node.start();
-            RaftCommandBus bus = new RaftCommandBus(node.committer(), machine);
+            RaftCommandBus bus = new RaftCommandBus(node, machine);
             assertThat(bus.submit(new Command.Configure("orders", null, null, QueueOptions.defaults()))
                     .get(30, TimeUnit.SECONDS)).isInstanceOf(Result.Configured.class);
             List<CompletableFuture<Result>> futures = new ArrayList<>();
@@ -85,7 +85,7 @@ class RaftCommandBusTest {
                 RaftNode.maxRequestBytes(settings.limits()));
         try (RaftNode node = new RaftNode(settings, machine2, metrics2)) {
             node.start();
-            RaftCommandBus bus = new RaftCommandBus(node.committer(), machine2);
+            RaftCommandBus bus = new RaftCommandBus(node, machine2);
             assertThat(machine2.read(RaftCommandBusTest::image)).isEqualTo(before);
             Result again = bus.submit(push("7")).get(30, TimeUnit.SECONDS);
             assertThat(((Result.Pushed) again).outcomes().get(0).status()).isEqualTo(Result.PushStatus.DUPLICATE);

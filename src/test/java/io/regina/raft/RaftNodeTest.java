@@ -191,7 +191,9 @@ class RaftNodeTest {
         RaftMetrics metrics = new RaftMetrics();
         RaftNode node = new RaftNode(settings(FakeState.freePort()), fakeMachine(metrics), metrics);
         node.start();
+        assertThat(node.logOpen()).isTrue();
         node.close();
+        assertThat(node.logOpen()).isFalse();
         assertThatThrownBy(() -> node.submit(new Command.Tick()).get(5, TimeUnit.SECONDS))
                 .hasMessageContaining("shutting down");
         assertThat(node.status().role()).isEqualTo("STOPPED");

@@ -21,6 +21,8 @@ import java.util.stream.Stream;
  */
 public final class BrokerProcess implements AutoCloseable {
     private final Path dataDir;
+    private final String httpHost;
+    private final List<String> launchPrefix;
     private final int httpPort;
     private final int raftPort;
     private final List<String> extraArgs;
@@ -29,7 +31,18 @@ public final class BrokerProcess implements AutoCloseable {
     private Process process;
 
     public BrokerProcess(Path dataDir, int httpPort, int raftPort, String... extraArgs) {
+        this(dataDir, "127.0.0.1", List.of(), httpPort, raftPort, extraArgs);
+    }
+
+    /**
+     * A broker reached on {@code httpHost} and launched under {@code launchPrefix} (as {@code ip netns exec
+     * ns1}: a prefix that execs its command, so {@link #pid()} is still the JVM's).
+     */
+    public BrokerProcess(Path dataDir, String httpHost, List<String> launchPrefix, int httpPort, int raftPort,
+            String... extraArgs) {
         this.dataDir = dataDir;
+        this.httpHost = httpHost;
+        this.launchPrefix = List.copyOf(launchPrefix);
         this.httpPort = httpPort;
         this.raftPort = raftPort;
         this.extraArgs = List.of(extraArgs);
@@ -48,7 +61,7 @@ public final class BrokerProcess implements AutoCloseable {
     }
 
     public String baseUrl() {
-        return "http://127.0.0.1:" + httpPort;
+        return "http://" + httpHost + ":" + httpPort;
     }
 
     /** Launches the process (again, after a stop or kill: same data and ports) and waits until it serves. */
@@ -61,7 +74,7 @@ public final class BrokerProcess implements AutoCloseable {
     /** Starts the process without waiting: cluster members wait for each other before serving. */
     public BrokerProcess launch() throws IOException {
         List<String> jvmOptions = extraArgs.stream().filter(a -> a.startsWith("-") && !a.startsWith("--")).toList();
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(launchPrefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // Tests start several JVMs on two cores: C1 alone gets them serving sooner. Benchmarks pass their own.
         command.addAll(jvmOptions.isEmpty() ? List.of("-Xmx512m", "-XX:TieredStopAtLevel=1") : jvmOptions);

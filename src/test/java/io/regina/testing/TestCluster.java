@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,18 +31,40 @@ public final class TestCluster implements AutoCloseable {
     }
 
     /**
+     * Where one node runs: the address its peers reach its Raft port on, the address the test reaches
+     * its HTTP port on, and the command its JVM is launched under (see {@link BrokerProcess}).
+     */
+    public record Placement(String raftHost, String httpHost, List<String> launchPrefix) {
+        public Placement {
+            launchPrefix = List.copyOf(launchPrefix);
+        }
+
+        public static Placement loopback() {
+            return new Placement("127.0.0.1", "127.0.0.1", List.of());
+        }
+    }
+
+    /**
      * Launches {@code size} nodes and waits until each serves. Extra arguments go to every node as
      * {@link BrokerProcess} takes them ({@code --} to the broker, {@code -} to its JVM).
      */
     public static TestCluster start(Path dir, int size, String... extraArgs) throws IOException,
             InterruptedException {
+        return start(dir, Collections.nCopies(size, Placement.loopback()), extraArgs);
+    }
+
+    /** {@link #start(Path, int, String...)}, one node per placement (in their own network namespaces, say). */
+    public static TestCluster start(Path dir, List<Placement> placements, String... extraArgs) throws IOException,
+            InterruptedException {
+        int size = placements.size();
         List<String> ids = new ArrayList<>();
         List<Integer> raftPorts = new ArrayList<>();
         StringBuilder peers = new StringBuilder();
         for (int i = 1; i <= size; i++) {
             ids.add("n" + i);
             raftPorts.add(FreePorts.next());
-            peers.append(i == 1 ? "" : ",").append("n").append(i).append("=127.0.0.1:").append(raftPorts.get(i - 1));
+            peers.append(i == 1 ? "" : ",").append("n").append(i).append('=')
+                    .append(placements.get(i - 1).raftHost()).append(':').append(raftPorts.get(i - 1));
         }
         Map<String, BrokerProcess> nodes = new LinkedHashMap<>();
         TestCluster cluster = new TestCluster(nodes);
@@ -53,8 +76,9 @@ public final class TestCluster implements AutoCloseable {
                     args.add("--regina.peers=" + peers);
                 }
                 String id = ids.get(i);
-                nodes.put(id, new BrokerProcess(dir.resolve(id), FreePorts.next(), raftPorts.get(i),
-                        args.toArray(String[]::new)).launch());
+                Placement placement = placements.get(i);
+                nodes.put(id, new BrokerProcess(dir.resolve(id), placement.httpHost(), placement.launchPrefix(),
+                        FreePorts.next(), raftPorts.get(i), args.toArray(String[]::new)).launch());
             }
             for (BrokerProcess node : nodes.values()) {
                 node.awaitHealthy(START_TIMEOUT);

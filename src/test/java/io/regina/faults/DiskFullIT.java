@@ -1,0 +1,115 @@
+package io.regina.faults;
+
+import io.regina.testing.BrokerProcess;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Lane 5: the data directory of a loaded node is a 64 MB tmpfs, and a filler file takes its free
+ * space below the broker's 16 MB reserve. Every push is then answered at once with 507
+ * {@code DISK_FULL} and a message (never a hang, a reset or a bare 500), while pops, acks and reads go
+ * on and the node stays up; once the filler is deleted, pushes are taken again without a restart,
+ * and the history is clean. The broker refuses before the disk is really full because Ratis closes
+ * a log whose write failed (the node would refuse everything until restarted).
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class DiskFullIT {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final long RESERVE = 16L << 20;
+    private static final String PROBE_QUEUE = "disk-probe";
+    private static final Duration ANSWERED_WITHIN = Duration.ofSeconds(2);
+
+    @Test
+    void aFullDiskRefusesPushesClearlyKeepsPopsAndResumesOnceFreed(@TempDir Path dir) throws Exception {
+        try (SmallDisk disk = SmallDisk.mount(dir.resolve("disk"), 64)) {
+            // the node's data directory is the small disk; its log file stays beside it, on the big one
+            Files.createSymbolicLink(dir.resolve("n1"), disk.path());
+            try (FaultRun run = FaultRun.start(dir, "disk-full", 1, "--regina.disk.reserve-bytes=" + RESERVE)) {
+                BrokerProcess node = run.cluster().node("n1");
+                configureProbeQueue(node);
+                for (int i = 0; i < 10; i++) {
+                    assertThat(probePush(node, "before-" + i).statusCode()).isEqualTo(201);
+                }
+                run.steady(Duration.ofSeconds(5));
+
+                disk.fillLeaving(RESERVE - (6L << 20));
+                long filledAt = run.history().now();
+                run.figure("filledAtMs", filledAt);
+                Map<Integer, Integer> answers = new TreeMap<>();
+                for (int i = 0; i < 10; i++) {
+                    Thread.sleep(500);
+                    HttpResponse<String> refused = probePush(node, "full-" + i);
+                    answers.merge(refused.statusCode(), 1, Integer::sum);
+                    assertRefusedForDisk(refused);
+                    assertPopAndAckWork(node);
+                    assertThat(node.send("GET", "/api/v1/queues/" + Load.QUEUE + "/depth", null, ANSWERED_WITHIN)
+                            .statusCode()).as("a read while the disk is full").isEqualTo(200);
+                }
+                long freedAt = run.history().now();
+                long acknowledgedWhileFull = run.history().pushes().stream()
+                        .filter(p -> p.outcome() == History.Outcome.OK)
+                        .filter(p -> p.invokedAt() > filledAt + 1_000 && p.completedAt() < freedAt).count();
+                assertThat(acknowledgedWhileFull).as("pushes acknowledged while the disk was full").isZero();
+                assertThat(node.isAlive()).as("the node is up").isTrue();
+
+                disk.free();
+                node.await(Duration.ofSeconds(5), "a push taken again once space is freed",
+                        () -> probePush(node, "freed-" + System.nanoTime()).statusCode(), s -> s == 201);
+                long resumeMs = run.history().now() - freedAt;
+                run.figure("refusedWhileFull", answers);
+                run.figure("resumedAfterFreeMs", resumeMs);
+                run.steady(Duration.ofSeconds(4));
+
+                Report report = run.finish();
+
+                report.assertClean();
+                assertThat(report.acknowledged()).as("the load ran").isGreaterThan(100);
+                assertThat(node.isAlive()).as("the node is up").isTrue();
+            }
+        }
+    }
+
+    private static void configureProbeQueue(BrokerProcess node) throws Exception {
+        assertThat(node.send("POST", "/api/v1/configure", "{\"queue\":\"" + PROBE_QUEUE + "\"}").statusCode())
+                .isEqualTo(200);
+    }
+
+    private static HttpResponse<String> probePush(BrokerProcess node, String id) throws Exception {
+        return node.send("POST", "/api/v1/push", "{\"items\":[{\"queue\":\"" + PROBE_QUEUE + "\",\"transactionId\":\""
+                + id + "\",\"payload\":{\"probe\":true}}]}", ANSWERED_WITHIN);
+    }
+
+    private static void assertRefusedForDisk(HttpResponse<String> response) {
+        assertThat(response.statusCode()).as("a push on a full disk: " + response.body()).isEqualTo(507);
+        JsonNode body = JSON.readTree(response.body());
+        assertThat(body.get("code").asString()).isEqualTo("DISK_FULL");
+        assertThat(body.get("error").asString()).contains("reserve");
+    }
+
+    /** One message pushed before the fill, popped and acked now: both are Raft writes into the reserve. */
+    private static void assertPopAndAckWork(BrokerProcess node) throws Exception {
+        HttpResponse<String> popped = node.send("GET", "/api/v1/pop/queue/" + PROBE_QUEUE + "?batch=1", null,
+                ANSWERED_WITHIN);
+        assertThat(popped.statusCode()).as("a pop while the disk is full: " + popped.body()).isEqualTo(200);
+        JsonNode message = JSON.readTree(popped.body()).get("messages").get(0);
+        HttpResponse<String> acked = node.send("POST", "/api/v1/ack", "{\"transactionId\":\""
+                + message.get("transactionId").asString() + "\",\"partitionId\":\""
+                + message.get("partitionId").asString() + "\",\"leaseId\":\"" + message.get("leaseId").asString()
+                + "\",\"status\":\"completed\"}", ANSWERED_WITHIN);
+        assertThat(acked.statusCode()).as("an ack while the disk is full: " + acked.body()).isEqualTo(200);
+    }
+}
