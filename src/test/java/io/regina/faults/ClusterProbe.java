@@ -52,6 +52,33 @@ public final class ClusterProbe {
         }, id -> id != null);
     }
 
+    /**
+     * The leader's match index for {@code peerId} once it stops moving: after the peer was killed,
+     * the last of its replies still in flight has arrived and what remains is what it acknowledged.
+     */
+    public static long settledMatchIndex(BrokerProcess leader, String peerId, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long last = matchIndex(leader, peerId);
+        while (System.nanoTime() < deadline) {
+            Thread.sleep(250);
+            long now = matchIndex(leader, peerId);
+            if (now == last) {
+                return now;
+            }
+            last = now;
+        }
+        throw new IllegalStateException(leader.baseUrl() + " still moves the match index of " + peerId);
+    }
+
+    private static long matchIndex(BrokerProcess leader, String peerId) throws Exception {
+        for (JsonNode peer : cluster(leader).get("peers")) {
+            if (peerId.equals(peer.get("id").asString())) {
+                return peer.get("matchIndex").asLong();
+            }
+        }
+        throw new IllegalStateException(leader.baseUrl() + " names no peer " + peerId);
+    }
+
     /** Waits until {@code node} is a follower of some other leader (a woken or restarted node has rejoined). */
     public static void awaitFollower(BrokerProcess node, Duration timeout) {
         node.await(timeout, node.baseUrl() + " a follower with a leader", () -> cluster(node),

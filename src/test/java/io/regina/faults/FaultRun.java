@@ -87,6 +87,19 @@ final class FaultRun implements AutoCloseable {
         load = Load.start(cluster.nodes(), load.shape().consumersOnly(), history);
     }
 
+    /**
+     * SIGKILLs a follower and tears its log tail as a power cut in the middle of its next write would
+     * ({@link TornTail}): what it had acknowledged is the match index the leader holds for it.
+     */
+    TornTail.Tear killAndTear(BrokerProcess follower) throws Exception {
+        BrokerProcess leader = cluster.node(leader());
+        follower.kill();
+        long acknowledged = ClusterProbe.settledMatchIndex(leader, cluster.id(follower), Duration.ofSeconds(10));
+        TornTail.Tear tear = TornTail.tear(follower.dataDir(), acknowledged);
+        figure("torn", tear);
+        return tear;
+    }
+
     /** Starts a stopped or killed node again and waits until it has applied what the leader had committed. */
     void restartAndCatchUp(BrokerProcess node) throws Exception {
         node.start();

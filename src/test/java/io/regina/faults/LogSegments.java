@@ -38,7 +38,7 @@ final class LogSegments {
         }
     }
 
-    private static long firstIndexOf(Path segment) {
+    static long firstIndexOf(Path segment) {
         String name = name(segment);
         String first = name.startsWith(OPEN) ? name.substring(OPEN.length())
                 : name.substring(CLOSED.length(), name.indexOf('-'));

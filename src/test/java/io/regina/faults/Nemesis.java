@@ -58,8 +58,7 @@ enum Nemesis {
         @Override
         String apply(FaultRun run, Random random) throws Exception {
             BrokerProcess node = follower(run, random);
-            node.kill();
-            String torn = TornTail.tear(node.dataDir(), TornTail.BYTES).getFileName().toString();
+            TornTail.Tear torn = run.killAndTear(node);
             run.restartAndCatchUp(node);
             return "SIGKILLed " + node.baseUrl() + ", tore " + torn + " and restarted it";
         }

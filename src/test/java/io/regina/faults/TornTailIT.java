@@ -12,9 +12,10 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Lane 4: a node SIGKILLed and its newest log segment cut inside its last entry, as a power cut
- * leaves it. A follower starts, drops the torn entry and catches up from the leader; a single node
- * starts too and has everything it acknowledged (the torn entry is one nobody was answered for).
+ * Lane 4: a node SIGKILLed and its newest log segment cut inside the write that was in flight, as a
+ * power cut leaves it ({@link TornTail}: never inside an entry the node had acknowledged). A follower
+ * starts, drops the torn entry and catches up from the leader; a single node starts too and has
+ * everything it acknowledged.
  */
 @Timeout(value = 420, unit = TimeUnit.SECONDS)
 class TornTailIT {
@@ -25,8 +26,7 @@ class TornTailIT {
             run.steady(Duration.ofSeconds(6));
             String leader = run.leader();
             BrokerProcess follower = run.others(leader).get(0);
-            follower.kill();
-            run.figure("torn", TornTail.tear(follower.dataDir(), TornTail.BYTES).getFileName());
+            run.killAndTear(follower);
             run.steady(Duration.ofSeconds(2));
             run.restartAndCatchUp(follower);
             run.steady(Duration.ofSeconds(3));
@@ -44,8 +44,8 @@ class TornTailIT {
             run.steady(Duration.ofSeconds(6));
             run.pauseLoad();
             BrokerProcess node = run.cluster().node("n1");
-            killAfterTwoTicks(node);
-            run.figure("torn", TornTail.tear(node.dataDir(), TornTail.BYTES).getFileName());
+            long answered = killAfterTwoTicks(node);
+            run.figure("torn", TornTail.tear(node.dataDir(), answered));
             node.start();
             // the ticks it writes now go after the cut: a second crash must find them, not the torn bytes
             killAfterTwoTicks(node);
@@ -59,10 +59,14 @@ class TornTailIT {
         }
     }
 
-    /** SIGKILL two of the leader's ticks after the last client was answered: the newest entry is a tick. */
-    private static void killAfterTwoTicks(BrokerProcess node) throws Exception {
+    /**
+     * SIGKILL two of the leader's ticks after the last client was answered: the newest entries are ticks.
+     * Returns the index up to which clients may have been answered; the ticks past it answered nobody.
+     */
+    private static long killAfterTwoTicks(BrokerProcess node) throws Exception {
         long applied = ClusterProbe.cluster(node).get("appliedIndex").asLong();
         ClusterProbe.awaitApplied(node, applied + 2, Duration.ofSeconds(10));
         node.kill();
+        return applied;
     }
 }

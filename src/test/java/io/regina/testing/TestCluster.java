@@ -98,6 +98,12 @@ public final class TestCluster implements AutoCloseable {
         return node;
     }
 
+    /** The id {@code node} has in this cluster. */
+    public String id(BrokerProcess node) {
+        return nodes.entrySet().stream().filter(e -> e.getValue() == node).map(Map.Entry::getKey).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(node.baseUrl() + " is not in " + nodes.keySet()));
+    }
+
     /** Every node, running or not, in id order. */
     public List<BrokerProcess> nodes() {
         return List.copyOf(nodes.values());
