@@ -6,6 +6,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 import java.io.File;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -16,6 +17,10 @@ import java.util.function.LongSupplier;
  * keeps is for what drains the queue (pops, acks, leases, the leader's ticks) and for snapshots.
  * The file system is asked (one statfs) at most every {@link #RECHECK_NANOS}, so a push costs no
  * system call, and space freed shows within that time. Checked before a push enters the log.
+ *
+ * <p>In a cluster one node's disk is every node's limit ({@link io.regina.queue.DiskAlarms}): the
+ * {@link DiskAlarmReporter} raises this node's alarm through the log and hands back every node's, and
+ * a push is refused here while any is up.
  */
 @Component
 class DiskReserve {
@@ -27,6 +32,7 @@ class DiskReserve {
     private final LongSupplier nanoClock;
     private volatile long checkedAt;
     private volatile long usableBytes = Long.MAX_VALUE;
+    private volatile List<String> clusterAlarms = List.of();
 
     @Autowired
     DiskReserve(@Value("${regina.data-dir:./data}") String dataDir,
@@ -45,12 +51,27 @@ class DiskReserve {
     }
 
     void checkPush() {
-        if (reserveBytes > 0 && usable() < reserveBytes) {
+        if (belowReserve()) {
             throw ApiException.of(HttpStatus.INSUFFICIENT_STORAGE, ApiCode.DISK_FULL, "The broker's data directory "
                     + "has " + (usableBytes >> 20) + " MiB free, under its reserve of " + (reserveBytes >> 20)
                     + " MiB (regina.disk.reserve-bytes): new messages are refused until space is freed; "
                     + "pops and acks still work");
         }
+        List<String> alarms = clusterAlarms;
+        if (!alarms.isEmpty()) {
+            throw ApiException.of(HttpStatus.INSUFFICIENT_STORAGE, ApiCode.DISK_FULL, "The data directory of node "
+                    + String.join(", ", alarms) + " is under its reserve (regina.disk.reserve-bytes): the cluster "
+                    + "refuses new messages until space is freed there; pops and acks still work");
+        }
+    }
+
+    boolean belowReserve() {
+        return reserveBytes > 0 && usable() < reserveBytes;
+    }
+
+    /** Every node's disk alarm, as last read from the applied state. */
+    void clusterAlarms(List<String> raised) {
+        clusterAlarms = List.copyOf(raised);
     }
 
     private long usable() {

@@ -56,6 +56,8 @@ public final class BrokerState {
     final GroupAdministration groupAdministration = new GroupAdministration(this);
     final Maintenance maintenance = new Maintenance(this);
     final Traces traceLog = new Traces(this);
+    /** Not in the snapshot: each raising node refreshes its alarm, see {@link DiskAlarms}. */
+    final DiskAlarms diskAlarms = new DiskAlarms();
     private final Dispatch dispatch = new Dispatch();
     private final StateView view = new StateView(this);
 
@@ -246,6 +248,11 @@ public final class BrokerState {
         @Override
         public Result removeFailedJobs(Command.RemoveFailedJobs command, long now) {
             return failedJobOperations.removeOld(command, now);
+        }
+
+        @Override
+        public Result diskAlarm(Command.DiskAlarm command, long now) {
+            return diskAlarms.set(command, now);
         }
     }
 }

@@ -22,6 +22,9 @@ public interface BrokerView {
 
     Views.Maintenance maintenance();
 
+    /** The nodes whose disk alarm is up, by the state's clock (see {@link DiskAlarms}). */
+    List<String> diskAlarms();
+
     long storedBytes();
 
     long storedMessages();

@@ -59,6 +59,8 @@ public sealed interface Command {
         R removeFailedJobs(RemoveFailedJobs command, long now);
 
         R ackAndPop(AckAndPop command, long now);
+
+        R diskAlarm(DiskAlarm command, long now);
     }
 
     /** Create a queue or overwrite all of its options. */
@@ -280,6 +282,17 @@ public sealed interface Command {
 
         public RemoveFailedJobs(int hours, String queue, boolean strictlyOlder) {
             this(hours, queue, strictlyOlder, Integer.MAX_VALUE);
+        }
+    }
+
+    /**
+     * A node's data directory fell under its reserve ({@code raised}) or has room again: while any
+     * node's alarm is up, every node refuses pushes ({@link DiskAlarms}).
+     */
+    record DiskAlarm(String node, boolean raised) implements Command {
+        @Override
+        public <R> R accept(Handler<R> handler, long now) {
+            return handler.diskAlarm(this, now);
         }
     }
 }

@@ -127,6 +127,9 @@ public sealed interface Result {
 
     record QueuePaused(String queue, boolean paused) implements Result { }
 
+    /** The nodes whose disk alarm is up after a {@link Command.DiskAlarm}. */
+    record DiskAlarms(List<String> raised) implements Result { }
+
     record Cleared(String queue, long cleared) implements Result { }
 
     /** {@code remaining}: rows the selector still matches after this bounded step. */

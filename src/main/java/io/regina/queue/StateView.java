@@ -39,6 +39,11 @@ final class StateView implements BrokerView {
     }
 
     @Override
+    public List<String> diskAlarms() {
+        return state.diskAlarms.raised(state.lastNow);
+    }
+
+    @Override
     public long storedBytes() {
         return state.bodies.bytes();
     }

@@ -128,6 +128,11 @@ final class CommandCodec {
                 out.writeLong(s.to());
                 out.writeInt(c.limit());
             }
+            case DISK_ALARM -> {
+                Command.DiskAlarm c = (Command.DiskAlarm) command;
+                out.writeString(c.node());
+                out.writeBoolean(c.raised());
+            }
             default -> throw new CodecException("unhandled command op " + op);
         }
     }
@@ -162,6 +167,7 @@ final class CommandCodec {
                     in.readPresence("pop") ? readPop(in) : null, in.readInt());
             case RETRY_FAILED_JOBS_SEARCH -> new Command.RetryFailedJobs(new FailedJobSelector.Search(in.readString(),
                     in.readString(), in.readLong(), in.readLong()), in.readInt());
+            case DISK_ALARM -> new Command.DiskAlarm(in.readString(), in.readBoolean());
         };
     }
 

@@ -38,7 +38,8 @@ public enum CommandOp {
      * {@link #RETRY_FAILED_JOBS} a text filter is a substring ({@link FailedJobSelector.Filter}), as it was
      * when entries of that op were acknowledged: the new meaning needed a new op for replays to agree.
      */
-    RETRY_FAILED_JOBS_SEARCH(21, Command.RetryFailedJobs.class);
+    RETRY_FAILED_JOBS_SEARCH(21, Command.RetryFailedJobs.class),
+    DISK_ALARM(22, Command.DiskAlarm.class);
 
     private static final Map<Class<?>, CommandOp> BY_TYPE = new IdentityHashMap<>();
     private static final CommandOp[] BY_CODE = new CommandOp[

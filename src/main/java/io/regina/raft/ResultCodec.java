@@ -125,6 +125,7 @@ final class ResultCodec {
                 write(out, r.acked());
                 write(out, r.popped());
             }
+            case DISK_ALARMS -> out.writeStrings(((Result.DiskAlarms) result).raised());
             default -> throw new CodecException("unhandled result op " + op);
         }
     }
@@ -161,6 +162,7 @@ final class ResultCodec {
             case FAILED_JOBS_REMOVED -> new Result.FailedJobsRemoved(in.readInt(), in.readBoolean());
             case ACKED_AND_POPPED -> new Result.AckedAndPopped(nested(in, Result.Acked.class),
                     nested(in, Result.Popped.class));
+            case DISK_ALARMS -> new Result.DiskAlarms(in.readStrings());
         };
     }
 

@@ -29,7 +29,8 @@ public enum ResultOp {
     CLEARED(16, Result.Cleared.class),
     FAILED_JOBS_RETRIED(17, Result.FailedJobsRetried.class),
     FAILED_JOBS_REMOVED(18, Result.FailedJobsRemoved.class),
-    ACKED_AND_POPPED(19, Result.AckedAndPopped.class);
+    ACKED_AND_POPPED(19, Result.AckedAndPopped.class),
+    DISK_ALARMS(20, Result.DiskAlarms.class);
 
     private static final Map<Class<?>, ResultOp> BY_TYPE = new IdentityHashMap<>();
     private static final ResultOp[] BY_CODE = new ResultOp[

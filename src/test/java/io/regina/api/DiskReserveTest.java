@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,6 +48,20 @@ class DiskReserveTest {
         assertThatCode(reserve::checkPush).doesNotThrowAnyException();
         nanos.incrementAndGet();
         assertThatThrownBy(reserve::checkPush).isInstanceOf(ApiException.class);
+    }
+
+    @Test
+    void anotherNodesDiskAlarmRefusesPushesHereTooNamingTheNode() {
+        DiskReserve reserve = new DiskReserve(dir.toFile(), 1, nanos::get);
+        reserve.clusterAlarms(List.of("n2"));
+
+        assertThatThrownBy(reserve::checkPush).isInstanceOfSatisfying(ApiException.class, e -> {
+            assertThat(e.status().value()).isEqualTo(507);
+            assertThat(e.code()).isEqualTo("DISK_FULL");
+            assertThat(e.getMessage()).contains("node n2", "regina.disk.reserve-bytes", "pops and acks still work");
+        });
+        reserve.clusterAlarms(List.of());
+        assertThatCode(reserve::checkPush).doesNotThrowAnyException();
     }
 
     @Test

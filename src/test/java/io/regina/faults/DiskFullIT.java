@@ -4,6 +4,8 @@ import io.regina.testing.BrokerProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -11,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Lane 5: the data directory of a loaded node is a 64 MB tmpfs, and a filler file takes its free
+ * Lane 5, on one node and on three. One node: the data directory of a loaded node is a 64 MB tmpfs, and a filler file takes its free
  * space below the broker's 16 MB reserve. Every push is then answered at once with 507
  * {@code DISK_FULL} and a message (never a hang, a reset or a bare 500), while pops, acks and reads go
  * on and the node stays up; once the filler is deleted, pushes are taken again without a restart,
@@ -79,6 +82,75 @@ class DiskFullIT {
                 report.assertClean();
                 assertThat(report.acknowledged()).as("the load ran").isGreaterThan(100);
                 assertThat(node.isAlive()).as("the node is up").isTrue();
+            }
+        }
+    }
+
+    /**
+     * Three nodes, each on its own small disk; the leader's or a follower's fills. That node raises its
+     * disk alarm through the log and every node refuses pushes with 507 (a follower's Raft log that met
+     * a full disk would drop it out of the cluster until restarted), pops, acks and reads go on at every
+     * node, and once the space is freed the alarm clears and every node takes pushes again.
+     */
+    @ParameterizedTest(name = "the {0}''s disk fills")
+    @ValueSource(strings = {"leader", "follower"})
+    void aFullDiskOnOneNodeOfThreeRefusesPushesOnEveryNodeAndResumesOnceFreed(String whose, @TempDir Path dir)
+            throws Exception {
+        try (SmallDisk d1 = SmallDisk.mount(dir.resolve("disk-n1"), 96);
+             SmallDisk d2 = SmallDisk.mount(dir.resolve("disk-n2"), 96);
+             SmallDisk d3 = SmallDisk.mount(dir.resolve("disk-n3"), 96)) {
+            Map<String, SmallDisk> disks = Map.of("n1", d1, "n2", d2, "n3", d3);
+            for (Map.Entry<String, SmallDisk> disk : disks.entrySet()) {
+                Files.createSymbolicLink(dir.resolve(disk.getKey()), disk.getValue().path());
+            }
+            try (FaultRun run = FaultRun.start(dir, "disk-full-" + whose, 3, "--regina.disk.reserve-bytes=" + RESERVE)) {
+                List<BrokerProcess> nodes = run.cluster().nodes();
+                String leader = run.leader();
+                BrokerProcess victim = whose.equals("leader") ? run.cluster().node(leader) : run.others(leader).get(0);
+                configureProbeQueue(run.cluster().node(leader));
+                for (int i = 0; i < 3 * 6; i++) {
+                    assertThat(probePush(nodes.get(i % 3), "before-" + i).statusCode()).isEqualTo(201);
+                }
+                run.steady(Duration.ofSeconds(4));
+
+                disks.get(run.cluster().id(victim)).fillLeaving(RESERVE - (6L << 20));
+                long filledAt = run.history().now();
+                for (BrokerProcess node : nodes) {
+                    node.await(Duration.ofSeconds(10), "pushes refused once " + whose + "'s disk is full",
+                            () -> probePush(node, "filling-" + System.nanoTime()).statusCode(), s -> s == 507);
+                }
+                long refusingAt = run.history().now();
+                run.figure("alarmedEveryNodeMs", refusingAt - filledAt);
+                for (int i = 0; i < 5; i++) {
+                    Thread.sleep(500);
+                    for (BrokerProcess node : nodes) {
+                        assertRefusedForDisk(probePush(node, "full-" + i + "-" + node.baseUrl()));
+                    }
+                    BrokerProcess reader = nodes.get(i % 3);
+                    assertPopAndAckWork(reader);
+                    assertThat(reader.send("GET", "/api/v1/queues/" + Load.QUEUE + "/depth", null, ANSWERED_WITHIN)
+                            .statusCode()).as("a read while a disk is full").isEqualTo(200);
+                }
+                long freedAt = run.history().now();
+                long acknowledgedWhileFull = run.history().pushes().stream()
+                        .filter(p -> p.outcome() == History.Outcome.OK)
+                        .filter(p -> p.invokedAt() > refusingAt && p.completedAt() < freedAt).count();
+                assertThat(acknowledgedWhileFull).as("pushes acknowledged while the alarm was up").isZero();
+                assertThat(nodes).as("every node is up").allMatch(BrokerProcess::isAlive);
+
+                disks.get(run.cluster().id(victim)).free();
+                for (BrokerProcess node : nodes) {
+                    node.await(Duration.ofSeconds(10), "a push taken again once space is freed",
+                            () -> probePush(node, "freed-" + System.nanoTime()).statusCode(), s -> s == 201);
+                }
+                run.figure("resumedEveryNodeMs", run.history().now() - freedAt);
+                run.steady(Duration.ofSeconds(4));
+
+                Report report = run.finish();
+
+                report.assertClean();
+                assertThat(report.acknowledged()).as("the load ran").isGreaterThan(100);
+                assertThat(nodes).as("every node is up").allMatch(BrokerProcess::isAlive);
             }
         }
     }

@@ -88,6 +88,8 @@ class EntryCodecTest {
         commands.add(new Command.RetryFailedJobs(null, 5));
         commands.add(new Command.RetryFailedJob("uuid", "{\"edited\":true}"));
         commands.add(new Command.RetryFailedJob("uuid", null));
+        commands.add(new Command.DiskAlarm("n2", true));
+        commands.add(new Command.DiskAlarm(null, false));
         commands.add(new Command.ForgetFailedJob("uuid"));
         commands.add(new Command.RemoveFailedJobs(24, "q", true));
         commands.add(new Command.RemoveFailedJobs(0, null, false));
@@ -145,6 +147,8 @@ class EntryCodecTest {
         results.add(new Result.AckedAndPopped(new Result.Acked(List.of(
                 new Result.AckOutcome(0, "tx", true, null, "q", "p", true, false))), Result.Popped.empty("q", "g")));
         results.add(new Result.AckedAndPopped(null, null));
+        results.add(new Result.DiskAlarms(List.of("n1", UNICODE)));
+        results.add(new Result.DiskAlarms(List.of()));
         results.add(null);
         return results;
     }
@@ -193,6 +197,8 @@ class EntryCodecTest {
         assertThat(CommandOp.ACK_AND_POP.code()).isEqualTo(20);
         assertThat(ResultOp.ACKED_AND_POPPED.code()).isEqualTo(19);
         assertThat(CommandOp.RETRY_FAILED_JOBS_SEARCH.code()).isEqualTo(21);
+        assertThat(CommandOp.DISK_ALARM.code()).isEqualTo(22);
+        assertThat(ResultOp.DISK_ALARMS.code()).isEqualTo(20);
     }
 
     @Test

@@ -138,6 +138,8 @@ class GoldenFixtures {
                 new FailedJobSelector.Search("orders", "PaymentGatewayTimeout " + UNICODE, T0, T0 + 1), 50)));
         s.put("retry-failed-jobs-search-nulls", List.of(new Command.RetryFailedJobs(
                 new FailedJobSelector.Search(null, null, 0, 0), 0)));
+        s.put("disk-alarm", List.of(new Command.DiskAlarm("n2", true), new Command.DiskAlarm("n2", false)));
+        s.put("disk-alarm-nulls", List.of(new Command.DiskAlarm(null, false)));
         return s;
     }
 
@@ -215,6 +217,7 @@ class GoldenFixtures {
         s.put("acked-and-popped", List.of(new Result.AckedAndPopped(acked, popped),
                 new Result.AckedAndPopped(new Result.Acked(List.of()), Result.Popped.empty("orders", "workers"))));
         s.put("acked-and-popped-nulls", List.of(new Result.AckedAndPopped(null, null)));
+        s.put("disk-alarms", List.of(new Result.DiskAlarms(List.of("n1", "n3")), new Result.DiskAlarms(List.of())));
         return s;
     }
 

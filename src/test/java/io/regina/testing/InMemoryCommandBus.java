@@ -16,9 +16,11 @@ import java.util.function.Function;
 public final class InMemoryCommandBus implements CommandBus {
     private final BrokerState state = new BrokerState();
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
+    private long submitted;
 
     @Override
     public synchronized CompletableFuture<Result> submit(Command command) {
+        submitted++;
         Result result = state.apply(command, System.currentTimeMillis());
         for (String queue : state.drainDeliverable()) {
             listeners.forEach(listener -> listener.accept(queue));
@@ -29,6 +31,11 @@ public final class InMemoryCommandBus implements CommandBus {
     @Override
     public synchronized <T> T read(Function<BrokerView, T> query) {
         return query.apply(state.view());
+    }
+
+    /** How many commands were submitted so far. */
+    public synchronized long submitted() {
+        return submitted;
     }
 
     @Override
