@@ -10,6 +10,9 @@
 #                                            workers) for 5 s each, against a broker with API auth off and one
 #                                            with auth on (HS256, a read-write token on every request):
 #                                            messages/s and broker CPU per 1,000 messages side by side
+#   bench/scale.sh workers [lane]            the worker lanes with queue:work (pool, burst, paced, requests; default
+#                                            all): jobs/s, broker CPU, workers' PSS, autoscaling burst, paced
+#                                            latency, HTTP requests per job
 #   bench/scale.sh all                       restart and failed-jobs
 # Each starts its own broker jar (io.regina.testing.BrokerProcess) on free loopback ports with a temp
 # data dir and stops it. Environment: MVN_FLAGS (e.g. -o), BROKER_HEAP (default 4g).
@@ -38,9 +41,11 @@ case "$what" in
   failed-jobs) java "$HEAP" -cp "$CP" io.regina.bench.FailedJobsBenchmark "$size" ;;
   partitions) java "$HEAP" -Dclk.tck="$(getconf CLK_TCK)" -cp "$CP" io.regina.bench.PartitionsBenchmark "$size" ;;
   auth) java "$HEAP" -Dclk.tck="$(getconf CLK_TCK)" -cp "$CP" io.regina.bench.AuthBenchmark ;;
+  workers) java -Dbroker.heap="-Xmx${BROKER_HEAP:-2g}" -Dclk.tck="$(getconf CLK_TCK)" -cp "$CP" \
+      io.regina.bench.WorkerBenchmark "${2:-all}" ;;
   all)
     java "$HEAP" -cp "$CP" io.regina.bench.RestartBenchmark "$size"
     java "$HEAP" -cp "$CP" io.regina.bench.FailedJobsBenchmark "$size"
     ;;
-  *) echo "usage: bench/scale.sh restart|failed-jobs|partitions|auth|all [count]" >&2; exit 2 ;;
+  *) echo "usage: bench/scale.sh restart|failed-jobs|partitions|auth|workers|all [count|lane]" >&2; exit 2 ;;
 esac
