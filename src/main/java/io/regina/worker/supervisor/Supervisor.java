@@ -160,7 +160,7 @@ public final class Supervisor {
         boolean[] next = SlotPlan.resize(wanted, occupants, desired);
         for (int slot = 0; slot < slots.length; slot++) {
             WorkerProcess worker = slots[slot];
-            if (wanted[slot] && !next[slot] && worker != null && worker.ending() == null) {
+            if (wanted[slot] && !next[slot] && worker != null && worker.alive() && worker.ending() == null) {
                 log("worker " + slot + " pid " + worker.pid() + " let go: " + desired + " workers wanted");
                 worker.stopGracefully(WorkerProcess.Ending.SCALE_DOWN);
             }
