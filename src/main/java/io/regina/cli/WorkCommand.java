@@ -21,6 +21,8 @@ import java.util.concurrent.Callable;
         description = {"Run worker JVMs on a queue, from your classpath, and keep them running:",
             "a job past --timeout kills and replaces its worker, a worker over --memory is recycled after its job,",
             "a dead worker's unstarted jobs are handed back uncharged, repeated crashes back off.",
+            "With --min below --max the workers follow the queue's depth, woken by a watch, shared with the",
+            "other supervisors of the queue (a registry of leases in the broker, queue regina-supervisors.QUEUE).",
             "SIGTERM is a deploy: running jobs finish within --shutdown-grace, the rest is handed back; exit 0."})
 final class WorkCommand implements Callable<Integer> {
     @ParentCommand
@@ -51,8 +53,20 @@ final class WorkCommand implements Callable<Integer> {
     String classpath;
 
     @Option(names = "--workers", defaultValue = "1", paramLabel = "N",
-            description = "Worker JVMs (default: ${DEFAULT-VALUE}).")
+            description = "Worker JVMs, a fixed number: --min N --max N (default: ${DEFAULT-VALUE}).")
     int workers;
+
+    @Option(names = "--min", paramLabel = "N",
+            description = "Autoscale: the fewest worker JVMs, 0 or more (default: --workers).")
+    Integer min;
+
+    @Option(names = "--max", paramLabel = "N",
+            description = "Autoscale: the most worker JVMs (default: --workers, or --min if larger).")
+    Integer max;
+
+    @Option(names = "--cooldown", defaultValue = "30", paramLabel = "SECONDS",
+            description = "Autoscale: how long the demand stays lower before workers are let go (default: ${DEFAULT-VALUE}).")
+    long coolDown;
 
     @Option(names = "--prefetch", defaultValue = "1", paramLabel = "N",
             description = "Jobs each worker pops at once (default: ${DEFAULT-VALUE}).")
@@ -101,11 +115,13 @@ final class WorkCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        int fewest = min != null ? min : workers;
+        int most = max != null ? max : Math.max(workers, fewest);
         SupervisorOptions options;
         try {
             options = new SupervisorOptions(url != null && !url.isBlank() ? url : root.defaultUrl(),
                     token != null && !token.isBlank() ? token.trim() : blankToNull(root.defaultToken()), queue, group,
-                    workers, prefetch, Duration.ofSeconds(timeout), tries, backoff, lease, memory,
+                    fewest, most, Duration.ofSeconds(coolDown), prefetch, Duration.ofSeconds(timeout), tries, backoff, lease, memory,
                     Duration.ofSeconds(shutdownGrace), classpath, job, asyncAcks, popAhead, Duration.ofSeconds(poll),
                     Arrays.stream(workerJavaOptions.trim().split("\\s+")).filter(o -> !o.isEmpty()).toList());
         } catch (IllegalArgumentException e) {

@@ -96,8 +96,12 @@ class ReginaCliTest {
         CliRun none = cli("queue:work", "--queue=emails", "--job=x.Job", "--classpath=.", "--workers=0");
         assertThat(none.exitCode()).as(none.toString()).isEqualTo(ReginaCli.USAGE);
         assertThat(none.err()).contains("--workers");
+        CliRun inverted = cli("queue:work", "--queue=emails", "--job=x.Job", "--classpath=.", "--min=3", "--max=2");
+        assertThat(inverted.exitCode()).as(inverted.toString()).isEqualTo(ReginaCli.USAGE);
+        assertThat(inverted.err()).contains("--min 3 --max 2");
         assertThat(CliRun.run("queue:help").out()).contains("queue:work");
-        assertThat(CliRun.run("queue:work", "--help").out()).contains("--shutdown-grace", "--memory", "--timeout");
+        assertThat(CliRun.run("queue:work", "--help").out()).contains("--shutdown-grace", "--memory", "--timeout",
+                "--min", "--max", "--cooldown");
         assertThat(broker.requests()).isEmpty();
     }
 

@@ -15,10 +15,13 @@ import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code queue:work}: keeps {@code workers} {@link WorkerMain} JVMs running on one queue, and finishes the
- * business of each one that dies, from its journal ({@link HandBack}).
+ * {@code queue:work}: keeps {@code --min} to {@code --max} {@link WorkerMain} JVMs running on one queue, and
+ * finishes the business of each one that dies, from its journal ({@link HandBack}).
  *
  * <ul>
+ * <li>How many: a fixed number, or, when {@code --min} is below {@code --max}, what the {@link Autoscaler}
+ *     says from the group's depth, shared with the other supervisors of the queue. The {@link SlotPlan}
+ *     chooses the slots: a slot let go has its worker stopped once it is idle, and is not refilled.</li>
  * <li>A job still running {@link #TIMEOUT_MARGIN} past {@code timeout} (the worker interrupted it at
  *     {@code timeout} and it did not end) gets its worker killed and replaced: not a crash. Its attempt counts
  *     and it comes back after the backoff; a delivery past its tries is refused by the next worker and fails.</li>
@@ -50,6 +53,9 @@ public final class Supervisor {
     private final Clock clock = Clock.systemUTC();
     private final WorkerProcess[] slots;
     private final Instant[] notBefore;
+    private boolean[] wanted;
+    /** Null when the size is fixed. */
+    private final Autoscaler autoscaler;
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile boolean stopping;
     private Instant memoryCheckedAt = Instant.EPOCH;
@@ -59,9 +65,11 @@ public final class Supervisor {
         this.out = out;
         this.client = ReginaClient.builder().urls(options.url().split(",")).token(options.token()).build();
         this.handBack = new HandBack(client, this::log);
-        this.slots = new WorkerProcess[options.workers()];
-        this.notBefore = new Instant[options.workers()];
+        this.slots = new WorkerProcess[options.maxWorkers()];
+        this.notBefore = new Instant[options.maxWorkers()];
         Arrays.fill(notBefore, Instant.EPOCH);
+        this.wanted = SlotPlan.first(options.minWorkers(), options.maxWorkers());
+        this.autoscaler = options.autoscales() ? new Autoscaler(client, options, this::log) : null;
     }
 
     /**
@@ -83,15 +91,25 @@ public final class Supervisor {
 
     /** Supervises until {@link #stop()}; returns 0 once every worker is gone and settled. */
     public int run() throws InterruptedException {
-        log("supervising " + options.workers() + " workers on " + options.queue()
+        log("supervising " + (options.autoscales() ? options.minWorkers() + " to " + options.maxWorkers()
+                : Integer.toString(options.minWorkers())) + " workers on " + options.queue()
                 + (options.group() == null ? "" : " group " + options.group()));
         try {
+            if (autoscaler != null) {
+                autoscaler.start();
+            }
             while (!stopping) {
+                if (autoscaler != null) {
+                    resize(autoscaler.desired());
+                }
                 for (int slot = 0; slot < slots.length; slot++) {
                     tend(slot);
                 }
                 checkMemory();
                 Thread.sleep(TICK.toMillis());
+            }
+            if (autoscaler != null) {
+                autoscaler.stop();
             }
             deploy();
         } finally {
@@ -109,7 +127,7 @@ public final class Supervisor {
     private void tend(int slot) throws InterruptedException {
         WorkerProcess worker = slots[slot];
         if (worker == null) {
-            if (!clock.instant().isBefore(notBefore[slot])) {
+            if (wanted[slot] && !clock.instant().isBefore(notBefore[slot])) {
                 slots[slot] = launch(slot);
             }
             return;
@@ -127,6 +145,27 @@ public final class Supervisor {
                 worker.kill(WorkerProcess.Ending.TIMEOUT);
             }
         });
+    }
+
+    /** Moves the wanted slots toward {@code desired}; a worker whose slot is let go is asked to stop. */
+    private void resize(int desired) {
+        SlotPlan.Occupant[] occupants = new SlotPlan.Occupant[slots.length];
+        for (int slot = 0; slot < slots.length; slot++) {
+            WorkerProcess worker = slots[slot];
+            occupants[slot] = worker == null ? SlotPlan.Occupant.EMPTY
+                    : worker.ending() != null || !worker.alive() ? SlotPlan.Occupant.LEAVING
+                    : worker.ledger().leasesHeld() == 0 && worker.ledger().running().isEmpty() ? SlotPlan.Occupant.IDLE
+                    : SlotPlan.Occupant.BUSY;
+        }
+        boolean[] next = SlotPlan.resize(wanted, occupants, desired);
+        for (int slot = 0; slot < slots.length; slot++) {
+            WorkerProcess worker = slots[slot];
+            if (wanted[slot] && !next[slot] && worker != null && worker.alive() && worker.ending() == null) {
+                log("worker " + slot + " pid " + worker.pid() + " let go: " + desired + " workers wanted");
+                worker.stopGracefully(WorkerProcess.Ending.SCALE_DOWN);
+            }
+        }
+        wanted = next;
     }
 
     private WorkerProcess launch(int slot) {

@@ -28,7 +28,9 @@ final class WorkerProcess {
         /** Over {@code --memory}: asked to stop after its job. */
         MEMORY,
         /** The supervisor is stopping: asked to stop, killed past the grace. */
-        DEPLOY
+        DEPLOY,
+        /** Fewer workers wanted ({@link SlotPlan}): asked to stop while idle, not replaced. */
+        SCALE_DOWN
     }
 
     private final int slot;
