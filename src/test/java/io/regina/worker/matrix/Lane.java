@@ -161,6 +161,15 @@ final class Lane implements AutoCloseable {
         return events;
     }
 
+    /**
+     * Waits until each of {@code ids} has completed (at least once) and the broker holds nothing of the queue:
+     * a job may complete in a worker whose ack the broker then refuses (its lease expired), and runs again.
+     */
+    void awaitAllDone(Duration timeout, List<String> ids) {
+        await(timeout, "all " + ids.size() + " completed and acked",
+                () -> log.counts("completed").keySet().containsAll(ids) && leftInQueue() == 0);
+    }
+
     /** Every one of {@code ids} completed exactly once so far. */
     boolean allCompleted(List<String> ids) throws IOException {
         Map<String, Long> completed = log.counts("completed");
