@@ -162,7 +162,8 @@ class BrokerOutageIT {
                 + " again once it is back", profile, 2, (lane, broker) -> {
                     lane.supervise();
                     lane.dispatch(payload("before", "ok", 0, 0));
-                    lane.await(Duration.ofSeconds(60), "before completed", () -> lane.count("before", "completed") == 1);
+                    lane.await(Duration.ofSeconds(60), "before completed",
+                            () -> lane.count("before", "completed") == 1);
                     broker.stop();
                     Instant tried = Instant.now();
                     assertThatThrownBy(() -> lane.dispatch(payload("during", "ok", 0, 0)))
