@@ -44,6 +44,7 @@ public final class WorkerMain {
     }
 
     public static void main(String[] args) throws Exception {
+        keepLoggingThroughShutdown();
         Map<String, String> options;
         Worker worker;
         try {
@@ -73,6 +74,17 @@ public final class WorkerMain {
             Runtime.getRuntime().halt(STUCK);
         }
         // else a SIGTERM stopped it: the JVM is already shutting down, and exits once the hook returns
+    }
+
+    /**
+     * Makes {@link LoggingThroughShutdown} the JVM's log manager, unless one is chosen already; it must come
+     * before anything logs, and not from that class itself: initializing it would initialize the JDK's
+     * manager, its superclass, first.
+     */
+    static void keepLoggingThroughShutdown() {
+        if (System.getProperty("java.util.logging.manager") == null) {
+            System.setProperty("java.util.logging.manager", LoggingThroughShutdown.class.getName());
+        }
     }
 
     /** Reads stdin to its end, which is the supervisor gone, then stops the worker through its shutdown hook. */

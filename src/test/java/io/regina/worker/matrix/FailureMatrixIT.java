@@ -3,7 +3,6 @@ package io.regina.worker.matrix;
 import io.regina.client.FailedJob;
 import io.regina.client.ReginaClient;
 import io.regina.testing.BrokerProcess;
-import io.regina.testing.FreePorts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -13,12 +12,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -26,86 +22,46 @@ import static io.regina.worker.matrix.MatrixLog.payload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The failure matrix of {@code queue:work} (issue 11): real processes, killed for real. One broker process
- * (the jar) for the class, a fresh queue and a fresh {@code java -jar regina.jar queue:work} per lane and
- * profile, the {@link MatrixJob} in the worker JVMs. A lane passes when every job ended as its kind says
- * (from the jobs' own log and the failed-jobs table), no two attempts of one job overlapped, and the
- * supervisor stopped with exit 0 on SIGTERM. {@code mvn verify -Pworkers} runs it; the table of results is
- * printed at the end and written to {@code target/failure-matrix/table.txt}, beside each lane's logs.
+ * The failure matrix of {@code queue:work} (issue 11), lanes 1 to 11: real processes, killed for real. One
+ * broker process (the jar) for the class, a fresh queue and a fresh {@code java -jar regina.jar queue:work}
+ * per lane and profile, the {@link MatrixJob} in the worker JVMs. A lane passes when every job ended as its
+ * kind says (from the jobs' own log and the failed-jobs table), no two attempts of one job overlapped, and the
+ * supervisor stopped with exit 0 on SIGTERM ({@link Lane#finish()}). {@code mvn verify -Pworkers} runs it
+ * with the broker's lanes ({@link BrokerOutageIT}) and the replica lanes ({@link ReplicaLanesIT}); the table
+ * of results ({@link MatrixRun}) is printed at the end and written to
+ * {@code target/failure-matrix/table.txt}, beside each lane's logs.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FailureMatrixIT {
-    /** The two ways of running every lane. */
-    enum Profile {
-        SYNC("prefetch 1, sync acks", Map.of("--prefetch", "1")),
-        ASYNC("prefetch 4, async acks, pop-ahead", flags());
-
-        private final String description;
-        private final Map<String, String> options;
-
-        Profile(String description, Map<String, String> options) {
-            this.description = description;
-            this.options = options;
-        }
-
-        Map<String, String> options() {
-            return options;
-        }
-
-        private static Map<String, String> flags() {
-            Map<String, String> options = new LinkedHashMap<>();
-            options.put("--prefetch", "4");
-            options.put("--async-acks", null);
-            options.put("--pop-ahead", null);
-            return options;
-        }
-    }
-
-    private static final Map<String, String> EXPECTED = new LinkedHashMap<>();
-    private static final Map<String, Map<Profile, String>> RESULTS = new LinkedHashMap<>();
-
     /** Kept after the run: each lane's supervisor output and its jobs' log, and the broker's log. */
-    static final Path dir = Path.of("target", "failure-matrix");
-    static BrokerProcess broker;
-    static ReginaClient regina;
+    private static Path dir;
+    private static BrokerProcess broker;
+    private static ReginaClient regina;
 
     @BeforeAll
     static void broker() throws IOException {
-        deleteRecursively(dir);
-        Files.createDirectories(dir);
-        broker = new BrokerProcess(dir.resolve("broker"), FreePorts.next(), FreePorts.next()).start();
+        dir = MatrixRun.dir();
+        broker = MatrixRun.broker("broker");
         regina = ReginaClient.builder().urls(broker.baseUrl()).build();
     }
 
     @AfterAll
     static void report() throws Exception {
-        String table = table();
-        System.out.println(table);
-        Files.writeString(dir.resolve("table.txt"), table);
+        MatrixRun.write();
         if (broker != null) {
             broker.stop();
         }
     }
 
-    @FunctionalInterface
-    interface Body {
-        void run(Lane lane) throws Exception;
-    }
-
-    /** Runs a lane, recording PASS or the failure for the table. */
-    private static void lane(String name, String expected, Profile profile, int stripes, Body body,
+    /** Runs a lane on a fresh queue of the class's broker, recording PASS or the failure for the table. */
+    private static void lane(String name, String expected, Profile profile, int stripes, Lane.Body body,
                              String... overrides) throws Exception {
-        EXPECTED.put(name, expected);
-        Instant began = Instant.now();
-        try (Lane lane = Lane.open(regina, broker.baseUrl(), dir, name.split(" ")[0], profile, stripes, overrides)) {
-            body.run(lane);
-            RESULTS.computeIfAbsent(name, n -> new LinkedHashMap<>()).put(profile,
-                    "PASS (" + Duration.between(began, Instant.now()).toSeconds() + " s)");
-        } catch (Exception | AssertionError e) {
-            RESULTS.computeIfAbsent(name, n -> new LinkedHashMap<>()).put(profile,
-                    "FAIL: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
-            throw e;
-        }
+        MatrixRun.run(name, expected, profile, () -> {
+            try (Lane lane = Lane.open(regina, broker.baseUrl(), dir, name.split(" ")[0], profile, stripes,
+                    overrides)) {
+                body.run(lane);
+            }
+        });
     }
 
     @Order(1)
@@ -124,7 +80,7 @@ class FailureMatrixIT {
                         .as("backoff before attempt " + (i + 1)).isGreaterThanOrEqualTo(Duration.ofMillis(1_950));
             }
             assertThat(lane.log.count("a", "completed")).isZero();
-            finish(lane);
+            lane.finish();
         }, "--backoff", "2");
     }
 
@@ -137,7 +93,7 @@ class FailureMatrixIT {
             lane.dispatch(payload("a", "throw-once", 0, 0));
             lane.await(Duration.ofSeconds(60), "a completed", () -> lane.log.count("a", "completed") == 1);
             assertThat(lane.log.attempts("a")).extracting(MatrixLog.Attempt::attempt).containsExactly(1, 2);
-            finish(lane);
+            lane.finish();
             assertThat(lane.log.count("a", "completed")).isOne();
             assertThat(lane.failed()).isEmpty();
         });
@@ -155,7 +111,7 @@ class FailureMatrixIT {
             assertThat(lane.log.attempts("released")).extracting(MatrixLog.Attempt::attempt).containsExactly(1, 2);
             assertThat(lane.log.attempts("failing")).hasSize(1);
             assertThat(lane.failed().get(0).error()).contains("the job failed itself");
-            finish(lane);
+            lane.finish();
             assertThat(lane.log.count("released", "completed")).isOne();
             assertThat(lane.log.attempts("failing")).hasSize(1);
         });
@@ -178,7 +134,7 @@ class FailureMatrixIT {
                     assertThat(lane.supervisorLines("ran past its timeout")).isEqualTo(2);
                     assertThat(lane.supervisorLines("crash circuit")).isZero();
                     assertThat(took).as("two 3 s attempts and their restarts").isLessThan(Duration.ofSeconds(30));
-                    finish(lane);
+                    lane.finish();
                 }, "--timeout", "3", "--tries", "2");
     }
 
@@ -196,7 +152,7 @@ class FailureMatrixIT {
                                     && lane.log.count("c", "completed") == 1 && replacedAfterRecycle(lane));
                     long pid = lane.log.attempts("big").get(0).pid();
                     assertThat(lane.supervisorLines("pid " + pid + " recycled")).isOne();
-                    finish(lane);
+                    lane.finish();
                     for (String id : List.of("big", "b", "c")) {
                         assertThat(lane.log.attempts(id)).as(id).extracting(MatrixLog.Attempt::attempt)
                                 .containsExactly(1);
@@ -246,7 +202,7 @@ class FailureMatrixIT {
                     if (profile == Profile.ASYNC) {
                         assertThat(lane.supervisorLines("released, 3 unstarted handed back")).isOne();
                     }
-                    finish(lane);
+                    lane.finish();
                     for (String id : List.of("b", "c", "d")) {
                         assertThat(lane.log.attempts(id)).as(id + ": once, as its first attempt")
                                 .extracting(MatrixLog.Attempt::attempt).containsExactly(1);
@@ -261,19 +217,19 @@ class FailureMatrixIT {
         lane("7 SIGKILL on a worker during a 4 s job", "the killed job runs again, all 8 complete once, its"
                 + " unstarted jobs run within seconds as their first attempt", profile, 2, lane -> {
                     lane.supervise();
-                    List<String> ids = ids(8);
+                    List<String> ids = Lane.ids(8);
                     lane.dispatch(ids.stream().map(id -> payload(id, "sleep", 4_000, 0)).toArray(Map[]::new));
                     lane.await(Duration.ofSeconds(60), "a job started", () -> !lane.log.events().isEmpty());
                     MatrixLog.Event first = lane.log.events().get(0);
                     Thread.sleep(1_000);
                     ProcessHandle.of(first.pid()).orElseThrow().destroyForcibly();
                     Instant killed = Instant.now();
-                    lane.await(Duration.ofSeconds(90), "all 8 completed", () -> allCompleted(lane, ids));
+                    lane.await(Duration.ofSeconds(90), "all 8 completed", () -> lane.allCompleted(ids));
                     assertThat(Duration.between(killed, Instant.now())).as("no wait for the killed worker's lease")
                             .isLessThan(Duration.ofSeconds(30));
                     String victim = first.jobId();
                     assertThat(lane.log.attempts(victim)).extracting(MatrixLog.Attempt::attempt).containsExactly(1, 2);
-                    finish(lane);
+                    lane.finish();
                     for (String id : ids) {
                         assertThat(lane.log.count(id, "completed")).as(id).isOne();
                         if (!id.equals(victim)) {
@@ -290,14 +246,14 @@ class FailureMatrixIT {
     void lane8SigkillOnTheSupervisor(Profile profile) throws Exception {
         lane("8 SIGKILL on the supervisor during 4 s jobs, a restart", "all 8 complete once", profile, 2, lane -> {
             lane.supervise();
-            List<String> ids = ids(8);
+            List<String> ids = Lane.ids(8);
             lane.dispatch(ids.stream().map(id -> payload(id, "sleep", 4_000, 0)).toArray(Map[]::new));
             lane.await(Duration.ofSeconds(60), "two jobs running", () -> lane.log.events().size() >= 2);
             Thread.sleep(1_000);
             lane.killSupervisor();
             lane.supervise();
-            lane.await(Duration.ofSeconds(90), "all 8 completed", () -> allCompleted(lane, ids));
-            finish(lane);
+            lane.await(Duration.ofSeconds(90), "all 8 completed", () -> lane.allCompleted(ids));
+            lane.finish();
             for (String id : ids) {
                 assertThat(lane.log.count(id, "completed")).as(id).isOne();
                 assertThat(lane.log.attempts(id)).as(id + ": one attempt").extracting(MatrixLog.Attempt::attempt)
@@ -329,8 +285,8 @@ class FailureMatrixIT {
                             .allMatch(e -> running.contains(e.jobId()));
                     lane.supervise();
                     lane.await(Duration.ofSeconds(60), "the rest completed after the deploy",
-                            () -> ids.stream().allMatch(id -> count(lane, id, "completed") == 1));
-                    finish(lane);
+                            () -> lane.allCompleted(ids));
+                    lane.finish();
                     for (String id : ids) {
                         assertThat(lane.log.attempts(id)).as(id + ": one attempt").extracting(MatrixLog.Attempt::attempt)
                                 .containsExactly(1);
@@ -345,7 +301,7 @@ class FailureMatrixIT {
         lane("10 a deploy during 15 s jobs, grace 5 s", "the killed jobs run again, each completes once", profile, 2,
                 lane -> {
                     lane.supervise();
-                    List<String> ids = ids(2);
+                    List<String> ids = Lane.ids(2);
                     lane.dispatch(ids.stream().map(id -> payload(id, "sleep", 15_000, 0)).toArray(Map[]::new));
                     lane.await(Duration.ofSeconds(60), "both running", () -> lane.log.events().size() >= 2);
                     Thread.sleep(1_000);
@@ -353,8 +309,8 @@ class FailureMatrixIT {
                     assertThat(lane.log.events()).as("nothing completed in the deploy")
                             .noneMatch(e -> e.event().equals("completed"));
                     lane.supervise();
-                    lane.await(Duration.ofSeconds(60), "both completed", () -> allCompleted(lane, ids));
-                    finish(lane);
+                    lane.await(Duration.ofSeconds(60), "both completed", () -> lane.allCompleted(ids));
+                    lane.finish();
                     for (String id : ids) {
                         assertThat(lane.log.attempts(id)).as(id).extracting(MatrixLog.Attempt::attempt)
                                 .containsExactly(1, 2);
@@ -371,70 +327,16 @@ class FailureMatrixIT {
                 + " again", profile, 1, lane -> {
                     lane.supervise();
                     lane.dispatch(payload("first", "sleep", 8_000, 0), payload("second", "sleep", 8_000, 0));
-                    lane.await(Duration.ofSeconds(60), "the second running", () -> count(lane, "second", "started") == 1);
+                    lane.await(Duration.ofSeconds(60), "the second running", () -> lane.count("second", "started") == 1);
                     Thread.sleep(1_000);
                     lane.deploy();
                     lane.supervise();
-                    lane.await(Duration.ofSeconds(60), "the second completed", () -> count(lane, "second", "completed") == 1);
-                    finish(lane);
+                    lane.await(Duration.ofSeconds(60), "the second completed", () -> lane.count("second", "completed") == 1);
+                    lane.finish();
                     assertThat(lane.log.attempts("first")).extracting(MatrixLog.Attempt::attempt).containsExactly(1);
                     assertThat(lane.log.attempts("second")).extracting(MatrixLog.Attempt::attempt).containsExactly(1, 2);
                     assertThat(lane.log.count("first", "completed")).isOne();
                     assertThat(lane.log.count("second", "completed")).isOne();
                 }, "--workers", "1", "--timeout", "60", "--shutdown-grace", "3");
-    }
-
-    private static List<String> ids(int n) {
-        List<String> ids = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            ids.add("j" + i);
-        }
-        return ids;
-    }
-
-    private static boolean allCompleted(Lane lane, List<String> ids) {
-        return ids.stream().allMatch(id -> count(lane, id, "completed") == 1);
-    }
-
-    private static long count(Lane lane, String id, String event) {
-        try {
-            return lane.log.count(id, event);
-        } catch (IOException e) {
-            return -1;
-        }
-    }
-
-    /**
-     * Every lane ends with a deploy (exit 0), an empty queue, and no overlapping attempts; and no hand-back was
-     * refused: a supervisor that read every journal line hands back only leases still held.
-     */
-    private static void finish(Lane lane) throws Exception {
-        lane.deploy();
-        assertThat(lane.leftInQueue()).as("jobs left in " + lane.queue).isZero();
-        lane.assertNoOverlap();
-        assertThat(lane.supervisorLines("hand-back refused")).as(lane.supervisorTails()).isZero();
-    }
-
-    private static void deleteRecursively(Path path) throws IOException {
-        if (Files.exists(path)) {
-            try (var paths = Files.walk(path)) {
-                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
-    }
-
-    static String table() {
-        StringBuilder out = new StringBuilder("\nqueue:work failure matrix\n");
-        String format = "%-44s | %-70s | %-22s | %-22s%n";
-        out.append(String.format(format, "lane", "expected", Profile.SYNC.description, Profile.ASYNC.description));
-        out.append("-".repeat(168)).append('\n');
-        EXPECTED.forEach((lane, expected) -> {
-            Map<Profile, String> results = RESULTS.getOrDefault(lane, Map.of());
-            out.append(String.format(format, lane, expected, results.getOrDefault(Profile.SYNC, "not run"),
-                    results.getOrDefault(Profile.ASYNC, "not run")));
-        });
-        return out.toString();
     }
 }

@@ -26,6 +26,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class Lane implements AutoCloseable {
     static final String JOB = MatrixJob.class.getName();
 
+    /** What a lane does with its supervisors and jobs; it throws (an assertion) when the lane fails. */
+    @FunctionalInterface
+    interface Body {
+        void run(Lane lane) throws Exception;
+    }
+
     private final ReginaClient regina;
     private final Path dir;
     private final Map<String, String> options;
@@ -45,7 +51,7 @@ final class Lane implements AutoCloseable {
      * {@code overrides}: option, value pairs ({@code null} value: a flag) over the lane defaults and the
      * profile's; {@code stripes}: the queue's partitions, i.e. how many workers can hold a batch at once.
      */
-    static Lane open(ReginaClient regina, String url, Path dir, String name, FailureMatrixIT.Profile profile,
+    static Lane open(ReginaClient regina, String url, Path dir, String name, Profile profile,
                      int stripes, String... overrides) {
         String queue = name + "-" + profile.name().toLowerCase(java.util.Locale.ROOT) + "-"
                 + UUID.randomUUID().toString().substring(0, 6);
@@ -111,9 +117,13 @@ final class Lane implements AutoCloseable {
         }
     }
 
-    /** A deploy of the newest supervisor: SIGTERM, exit 0 once its workers are gone; returns when it sent it. */
+    /** A deploy of the newest supervisor: see {@link #deploy(SupervisorProcess)}. */
     Instant deploy() throws InterruptedException {
-        SupervisorProcess supervisor = supervisors.get(supervisors.size() - 1);
+        return deploy(newest());
+    }
+
+    /** A deploy: SIGTERM, exit 0 once its workers are gone; returns when it sent it. */
+    Instant deploy(SupervisorProcess supervisor) throws InterruptedException {
         Instant at = Instant.now();
         int exit = supervisor.deploy(Duration.ofSeconds(60));
         assertThat(exit).as("the supervisor's exit code after SIGTERM\n" + supervisor.tail()).isZero();
@@ -122,7 +132,11 @@ final class Lane implements AutoCloseable {
 
     /** SIGKILL on the newest supervisor. */
     void killSupervisor() throws InterruptedException {
-        supervisors.get(supervisors.size() - 1).killHard();
+        newest().killHard();
+    }
+
+    private SupervisorProcess newest() {
+        return supervisors.get(supervisors.size() - 1);
     }
 
     /** When any of this lane's supervisors saw {@code pid} exit. */
@@ -145,6 +159,63 @@ final class Lane implements AutoCloseable {
             events.addAll(supervisor.workerEvents());
         }
         return events;
+    }
+
+    /**
+     * Waits until each of {@code ids} has completed (at least once) and the broker holds nothing of the queue:
+     * a job may complete in a worker whose ack the broker then refuses (its lease expired), and runs again.
+     */
+    void awaitAllDone(Duration timeout, List<String> ids) {
+        await(timeout, "all " + ids.size() + " completed and acked",
+                () -> log.counts("completed").keySet().containsAll(ids) && leftInQueue() == 0);
+    }
+
+    /** Every one of {@code ids} completed exactly once so far. */
+    boolean allCompleted(List<String> ids) throws IOException {
+        Map<String, Long> completed = log.counts("completed");
+        return ids.stream().allMatch(id -> completed.getOrDefault(id, 0L) == 1);
+    }
+
+    /** Each of {@code ids} completed exactly once: the ones that did not are named, with their count. */
+    void assertCompletedOnce(List<String> ids) throws IOException {
+        Map<String, Long> completed = log.counts("completed");
+        assertThat(ids.stream().filter(id -> completed.getOrDefault(id, 0L) != 1)
+                .map(id -> id + " completed " + completed.getOrDefault(id, 0L) + " times").toList())
+                .as("jobs not completed exactly once").isEmpty();
+    }
+
+    /** How many {@code event} lines {@code id} wrote; -1 while the log cannot be read. */
+    long count(String id, String event) {
+        try {
+            return log.count(id, event);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * Every lane ends with a deploy of each supervisor still running (exit 0), an empty queue, and no
+     * overlapping attempts; and no hand-back was refused: a supervisor that read every journal line hands back
+     * only leases still held.
+     */
+    void finish() throws Exception {
+        for (SupervisorProcess supervisor : supervisors) {
+            if (supervisor.alive()) {
+                deploy(supervisor);
+            }
+        }
+        assertThat(leftInQueue()).as("jobs left in " + queue).isZero();
+        assertNoOverlap();
+        assertThat(supervisorLines("hand-back refused")).as(supervisorTails()).isZero();
+    }
+
+    /** {@code j0} to {@code j<n-1>}. */
+    static List<String> ids(int n) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            ids.add("j" + i);
+        }
+        return ids;
     }
 
     /** No two attempts of one job overlapped. */

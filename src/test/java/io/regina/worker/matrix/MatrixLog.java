@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongFunction;
+import java.util.stream.Collectors;
 
 /** What the matrix jobs wrote to {@code MATRIX_LOG}: one {@link Event} per line. */
 final class MatrixLog {
@@ -51,6 +52,12 @@ final class MatrixLog {
 
     long count(String jobId, String event) throws IOException {
         return events().stream().filter(e -> e.jobId().equals(jobId) && e.event().equals(event)).count();
+    }
+
+    /** How many {@code event} lines each job wrote, in one read of the log. */
+    Map<String, Long> counts(String event) throws IOException {
+        return events().stream().filter(e -> e.event().equals(event))
+                .collect(Collectors.groupingBy(Event::jobId, Collectors.counting()));
     }
 
     /** The attempts of {@code jobId} in the order they started. */
