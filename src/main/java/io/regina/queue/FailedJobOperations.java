@@ -42,6 +42,8 @@ final class FailedJobOperations {
         } else {
             FailedJobSelector.Search search = selector instanceof FailedJobSelector.Search s ? s
                     : new FailedJobSelector.Search(null, null, 0, 0);
+            // The rows chosen are the rows that match now, on every node: a lagging index catches up first.
+            rows.catchUp(Integer.MAX_VALUE);
             chosen = rows.select(search.queue(), search.text(), search.from(), search.to(), limit);
             matching = () -> rows.count(search.queue(), search.text(), search.from(), search.to());
         }
