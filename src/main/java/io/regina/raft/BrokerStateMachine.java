@@ -64,10 +64,12 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
     /** Steps of the left-over work per hold of the write lock: a few hundred µs of the failed-jobs index. */
     static final int CATCH_UP_SLICE = 64;
     /**
-     * Left-over steps past which the apply thread does the excess itself rather than let it grow: about a
-     * second of the failed-jobs index, what a retry by search right after a burst of failures may wait.
+     * Left-over steps past which the apply thread does the excess itself rather than let it grow: a
+     * million failed rows (~28 MB of queued changes, a few seconds of the failed-jobs index), so that a
+     * million rows failing, retried or flushed at once are indexed while applies pause. A retry by search
+     * right after such a burst catches it up inside its apply.
      */
-    static final int MAX_BEHIND = 200_000;
+    static final int MAX_BEHIND = 1_000_000;
     /** How long applies must have paused before the background catch-up takes the lock. */
     static final long APPLIES_PAUSED_NANOS = 1_000_000;
 
