@@ -90,6 +90,24 @@ public final class BrokerState {
         return names;
     }
 
+    /**
+     * Lets the failed-jobs word index lag the applies ({@link FailedJobTable#deferIndexing}): whoever
+     * applies then catches it up with {@link #catchUpFailedJobIndex}, between applies and before every read.
+     */
+    public void deferFailedJobIndex() {
+        failedJobs.deferIndexing();
+    }
+
+    /** How many row changes the failed-jobs index has still to make. */
+    public int failedJobIndexBehind() {
+        return failedJobs.indexBehind();
+    }
+
+    /** Makes up to {@code max} of the changes the failed-jobs index has still to make; whether some are left. */
+    public boolean catchUpFailedJobIndex(int max) {
+        return failedJobs.catchUp(max);
+    }
+
     /** The read-only face of this state: what {@link CommandBus#read} hands to queries. */
     public BrokerView view() {
         return view;

@@ -56,14 +56,43 @@ final class FailedJobIndex {
                 bytes += 4L * rows.length;
                 rows = Arrays.copyOf(rows, rows.length * 2);
             }
-            int at = size;
-            // Rows arrive in uuid order except within one millisecond: the rare step back is short.
-            while (at > 0 && before(row, rows[at - 1])) {
-                at--;
-            }
+            int at = insertionPoint(row);
             System.arraycopy(rows, at, rows, at + 1, size - at);
             rows[at] = row;
             size++;
+        }
+
+        /**
+         * Where a new row goes: after every row that sorts before it. Rows arrive in uuid order across
+         * milliseconds but in hash order within one, and one apply (a dead-letter ack of 1,000 items)
+         * fails all its rows in the same millisecond: the search gallops back from the end and then
+         * bisects, so a row lands among the rows of its millisecond in O(log n) comparisons, not n.
+         */
+        int insertionPoint(int row) {
+            int high = size;
+            int step = 1;
+            while (high > 0 && before(row, rows[high - 1])) {
+                int low = Math.max(0, high - step);
+                if (low == 0 || !before(row, rows[low])) {
+                    return bisect(row, low, high - 1);
+                }
+                high = low;
+                step <<= 1;
+            }
+            return high;
+        }
+
+        /** The first position in {@code [low, high]} whose row sorts after {@code row}; {@code rows[high]} does. */
+        private int bisect(int row, int low, int high) {
+            while (low < high) {
+                int mid = (low + high) >>> 1;
+                if (before(row, rows[mid])) {
+                    high = mid;
+                } else {
+                    low = mid + 1;
+                }
+            }
+            return low;
         }
 
         /** The first position whose row sorts at or after the given uuid. */

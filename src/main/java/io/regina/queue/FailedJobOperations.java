@@ -42,6 +42,10 @@ final class FailedJobOperations {
         } else {
             FailedJobSelector.Search search = selector instanceof FailedJobSelector.Search s ? s
                     : new FailedJobSelector.Search(null, null, 0, 0);
+            if (search.text() != null) {
+                // Text is matched through the index: a lagging one catches up, so the rows matching now are chosen.
+                rows.catchUp(Integer.MAX_VALUE);
+            }
             chosen = rows.select(search.queue(), search.text(), search.from(), search.to(), limit);
             matching = () -> rows.count(search.queue(), search.text(), search.from(), search.to());
         }

@@ -1,5 +1,6 @@
 package io.regina.queue;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -15,12 +16,24 @@ import java.util.UUID;
  * through a word index ({@link FailedJobIndex}) that every add and remove keeps up to date, so it is
  * built again from the rows when a snapshot loads. Readers see it as {@link FailedJobs}; only the
  * domain's handlers change it.
+ *
+ * <p>The index may lag the rows ({@link #deferIndexing}): each add and remove is then queued, in the
+ * order applied, and {@link #catchUp} hands them to the index later, a bounded number at a time, so
+ * that cutting a million rows into words need not happen inside the applies that add them. The index
+ * receives the same changes in the same order either way, so it is the same on every node whenever it
+ * has caught up; a text read while it lags is refused ({@link IndexBehind}) rather than answered from
+ * part of the rows.
  */
 public final class FailedJobTable implements FailedJobs {
+
+    /** One change the index has still to make: the row added, or removed. */
+    private record Change(FailedJob job, boolean added) { }
 
     private final TreeMap<String, FailedJob> rows = new TreeMap<>();
     private final Map<String, TreeMap<String, FailedJob>> byQueue = new HashMap<>();
     private final FailedJobIndex index = new FailedJobIndex();
+    private final ArrayDeque<Change> behind = new ArrayDeque<>();
+    private boolean deferring;
 
     FailedJobTable() {
     }
@@ -29,7 +42,49 @@ public final class FailedJobTable implements FailedJobs {
         remove(job.uuid());
         rows.put(job.uuid(), job);
         byQueue.computeIfAbsent(job.queue(), q -> new TreeMap<>()).put(job.uuid(), job);
-        index.add(job);
+        change(job, true);
+    }
+
+    /** From now on, the index's changes wait for {@link #catchUp} instead of being made at once. */
+    void deferIndexing() {
+        deferring = true;
+    }
+
+    /** How many changes the index has still to make. */
+    int indexBehind() {
+        return behind.size();
+    }
+
+    /** Makes up to {@code max} of the changes the index has still to make, oldest first; whether some are left. */
+    boolean catchUp(int max) {
+        for (int i = 0; i < max && !behind.isEmpty(); i++) {
+            make(behind.poll());
+        }
+        return !behind.isEmpty();
+    }
+
+    private void change(FailedJob job, boolean added) {
+        if (deferring) {
+            behind.add(new Change(job, added));
+        } else {
+            make(new Change(job, added));
+        }
+    }
+
+    private void make(Change change) {
+        if (change.added()) {
+            index.add(change.job());
+        } else {
+            index.remove(change.job());
+        }
+    }
+
+    /** Every text read goes through the index: it must have caught up, or the answer would miss rows. */
+    private FailedJobIndex index() {
+        if (!behind.isEmpty()) {
+            throw new IndexBehind(behind.size());
+        }
+        return index;
     }
 
     FailedJob remove(String uuid) {
@@ -40,7 +95,7 @@ public final class FailedJobTable implements FailedJobs {
             if (queueRows.isEmpty()) {
                 byQueue.remove(job.queue());
             }
-            index.remove(job);
+            change(job, false);
         }
         return job;
     }
@@ -109,7 +164,7 @@ public final class FailedJobTable implements FailedJobs {
     @Override
     public Scan scan(String queue, String text, long from, long to, String after, int maxRows, int maxMatches) {
         if (text != null) {
-            return index.scan(query(queue, text, from, to), after, true, maxRows, maxMatches);
+            return index().scan(query(queue, text, from, to), after, true, maxRows, maxMatches);
         }
         NavigableMap<String, FailedJob> descending = range(queue, from, to).descendingMap();
         if (after != null) {
@@ -133,7 +188,7 @@ public final class FailedJobTable implements FailedJobs {
     List<String> select(String queue, String text, long from, long to, int limit) {
         List<String> uuids = new ArrayList<>();
         if (text != null) {
-            index.scan(query(queue, text, from, to), null, false, Integer.MAX_VALUE, limit).matches()
+            index().scan(query(queue, text, from, to), null, false, Integer.MAX_VALUE, limit).matches()
                     .forEach(job -> uuids.add(job.uuid()));
             return uuids;
         }
@@ -186,7 +241,7 @@ public final class FailedJobTable implements FailedJobs {
 
     long count(String queue, String text, long from, long to) {
         if (text != null) {
-            return index.count(query(queue, text, from, to));
+            return index().count(query(queue, text, from, to));
         }
         return from == 0 && to == 0 ? (queue == null ? size() : size(queue)) : range(queue, from, to).size();
     }
@@ -215,5 +270,6 @@ public final class FailedJobTable implements FailedJobs {
         rows.clear();
         byQueue.clear();
         index.clear();
+        behind.clear();
     }
 }

@@ -24,6 +24,17 @@ public interface FailedJobs {
     record Scan(List<FailedJob> matches, int scanned, String last, boolean exhausted) {
     }
 
+    /**
+     * A text read found the word index behind the rows ({@link FailedJobTable#deferIndexing}): it would
+     * have missed rows, so it answers nothing. Whoever holds the state catches the index up and reads again.
+     */
+    final class IndexBehind extends IllegalStateException {
+        public IndexBehind(int changes) {
+            super("the failed-jobs word index is " + changes + " changes behind the rows: catch it up, then "
+                    + "read again");
+        }
+    }
+
     FailedJob get(String uuid);
 
     long size();

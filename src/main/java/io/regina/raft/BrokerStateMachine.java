@@ -2,6 +2,7 @@ package io.regina.raft;
 
 import io.regina.queue.BrokerState;
 import io.regina.queue.Command;
+import io.regina.queue.FailedJobs;
 import io.regina.queue.Rejection;
 import io.regina.queue.Result;
 
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -49,11 +51,27 @@ import org.slf4j.LoggerFactory;
  *       and answers the encoded results.</li>
  *   <li>Snapshots are single files in {@link SimpleStateMachineStorage} ({@link SnapshotCodec});
  *       Ratis triggers them every N entries and on stop.</li>
+ *   <li>Work the state leaves for after its applies ({@link StateAdapter#behind}: the failed-jobs word
+ *       index) is done by a {@link BackgroundCatchUp} thread in slices of {@value #CATCH_UP_SLICE} steps
+ *       under the write lock, which let applies in between; by a read that needs it done (a text search),
+ *       before it reads again; and by the apply thread itself when more than {@value #MAX_BEHIND} steps
+ *       are left.</li>
  * </ul>
  */
 public class BrokerStateMachine<S> extends BaseStateMachine {
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerStateMachine.class);
+    /** Steps of the left-over work per hold of the write lock: a few hundred µs of the failed-jobs index. */
+    static final int CATCH_UP_SLICE = 64;
+    /**
+     * Left-over steps past which the apply thread does the excess itself rather than let it grow: a
+     * million failed rows (~28 MB of queued changes, a few seconds of the failed-jobs index), so that a
+     * million rows failing, retried or flushed at once are indexed while applies pause. A retry by search
+     * right after such a burst catches it up inside its apply.
+     */
+    static final int MAX_BEHIND = 1_000_000;
+    /** How long applies must have paused before the background catch-up takes the lock. */
+    static final long APPLIES_PAUSED_NANOS = 1_000_000;
 
     private final StateAdapter<S> adapter;
     private final RaftMetrics metrics;
@@ -61,7 +79,10 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
+    private final BackgroundCatchUp catchUp = new BackgroundCatchUp("state-catch-up", this::catchUpSlice);
 
+    /** When the last apply ended ({@link System#nanoTime}): the catch-up waits for applies to pause. */
+    private volatile long lastApplied = System.nanoTime();
     /** Guarded by {@link #lock}. */
     private S state;
     /** The largest {@code now} applied so far; guarded by {@link #lock}. */
@@ -189,6 +210,7 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
         long started = System.nanoTime();
         List<Result> results = new ArrayList<>(entry.commands().size());
         List<String> deliverable;
+        int behind;
         lock.writeLock().lock();
         try {
             long now = Math.max(entry.now(), lastNow);
@@ -198,10 +220,18 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
             }
             updateLastAppliedTermIndex(logEntry.getTerm(), logEntry.getIndex());
             deliverable = adapter.drainDeliverable(state);
+            behind = adapter.behind(state);
+            if (behind > MAX_BEHIND) {
+                catchUpExcess(behind - MAX_BEHIND, logEntry);
+            }
         } finally {
             lock.writeLock().unlock();
         }
+        lastApplied = System.nanoTime();
         metrics.recordApply(entry.commands().size(), System.nanoTime() - started);
+        if (behind > 0) {
+            catchUp.wake();
+        }
         notifyDeliverable(deliverable);
         byte[] reply = EntryCodec.encodeResults(results);
         return CompletableFuture.completedFuture(Message.valueOf(UnsafeByteOperations.unsafeWrap(reply)));
@@ -222,6 +252,17 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
         }
     }
 
+    /** Like {@link #applyOne}: a throw is a domain bug, logged and counted, and the node goes on. */
+    private void catchUpExcess(int steps, LogEntryProto logEntry) {
+        try {
+            adapter.catchUp(state, steps);
+        } catch (RuntimeException e) {
+            metrics.recordApplyError();
+            LOG.error("{}: catching up the state's left-over work after {} threw. This is a bug in the domain.",
+                    this, TermIndex.valueOf(logEntry), e);
+        }
+    }
+
     private void notifyDeliverable(List<String> queues) {
         if (queues == null || queues.isEmpty() || listeners.isEmpty()) {
             return;
@@ -239,13 +280,78 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
 
     // ------------------------------------------------------------------ read path
 
-    /** Runs a read-only query against the applied state under the read lock. */
+    /**
+     * Runs a read-only query against the applied state under the read lock. A query that needs the
+     * left-over work done (a text search of a lagging failed-jobs index, {@link FailedJobs.IndexBehind})
+     * runs again once it is; other queries never wait for it.
+     */
     public <T> T read(Function<S, T> query) {
         lock.readLock().lock();
         try {
             return query.apply(state);
+        } catch (FailedJobs.IndexBehind e) {
+            // Not answered: read again below, caught up.
         } finally {
             lock.readLock().unlock();
+        }
+        catchUpThenHoldReadLock();
+        try {
+            return query.apply(state);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Does the left-over work in slices, and takes the read lock before letting go of the write lock
+     * after the last one, so that no apply leaves new work between it and the read.
+     */
+    private void catchUpThenHoldReadLock() {
+        while (true) {
+            yieldToWaiters();
+            lock.writeLock().lock();
+            try {
+                if (!adapter.catchUp(state, CATCH_UP_SLICE)) {
+                    lock.readLock().lock();
+                    return;
+                }
+            } finally {
+                lock.writeLock().unlock();
+            }
+        }
+    }
+
+    /**
+     * One slice of the left-over work for {@link BackgroundCatchUp}, once applies have paused for
+     * {@value #APPLIES_PAUSED_NANOS} ns (while they keep coming it would only take CPU and the lock from
+     * them); whether some is still left.
+     */
+    private boolean catchUpSlice() {
+        long paused = System.nanoTime() - lastApplied;
+        if (paused < APPLIES_PAUSED_NANOS) {
+            LockSupport.parkNanos(APPLIES_PAUSED_NANOS - paused);
+            return true;
+        }
+        yieldToWaiters();
+        lock.writeLock().lock();
+        try {
+            return adapter.catchUp(state, CATCH_UP_SLICE);
+        } catch (RuntimeException e) {
+            // A domain bug; reads and the apply thread still catch up (and meet it) themselves.
+            LOG.error("{}: catching up the state's left-over work threw", this, e);
+            return false;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * The lock is not fair: a thread that lets it go and takes it again at once would often get it
+     * back before the apply it woke. Catching up lets the threads queued for it go first.
+     */
+    private void yieldToWaiters() {
+        for (int i = 0; i < 1_000 && lock.hasQueuedThreads(); i++) {
+            Thread.yield();
         }
     }
 
@@ -291,6 +397,12 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
         metrics.recordSnapshot(System.nanoTime() - started, file.length());
         LOG.info("{}: took snapshot {} ({} bytes)", this, file, file.length());
         return applied.getIndex();
+    }
+
+    @Override
+    public void close() throws IOException {
+        catchUp.close();
+        super.close();
     }
 
     /** The index of the newest snapshot on disk, or -1. */

@@ -29,12 +29,27 @@ public interface StateAdapter<S> {
         return Long.MAX_VALUE;
     }
 
+    /**
+     * How much work the state left for after its applies (the failed-jobs index), in steps; none unless
+     * overridden. The state machine does it with {@link #catchUp} between applies and before any read.
+     */
+    default int behind(S state) {
+        return 0;
+    }
+
+    /** Does up to {@code max} steps of the work left; whether some is still left. */
+    default boolean catchUp(S state, int max) {
+        return false;
+    }
+
     /** The real broker state. */
     static StateAdapter<BrokerState> brokerState() {
         return new StateAdapter<>() {
             @Override
             public BrokerState empty() {
-                return new BrokerState();
+                BrokerState state = new BrokerState();
+                state.deferFailedJobIndex();
+                return state;
             }
 
             @Override
@@ -54,12 +69,24 @@ public interface StateAdapter<S> {
 
             @Override
             public BrokerState readFrom(StateReader in) {
-                return BrokerState.readFrom(in);
+                BrokerState state = BrokerState.readFrom(in);
+                state.deferFailedJobIndex();
+                return state;
             }
 
             @Override
             public long nextTimerDue(BrokerState state) {
                 return state.nextTimerDue();
+            }
+
+            @Override
+            public int behind(BrokerState state) {
+                return state.failedJobIndexBehind();
+            }
+
+            @Override
+            public boolean catchUp(BrokerState state, int max) {
+                return state.catchUpFailedJobIndex(max);
             }
         };
     }

@@ -26,7 +26,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * order), then times the first page, a queue-filtered page, the count, word searches for a word in one
  * row, in 100 and in 100,000 rows (at a million rows), a restart (the word index is rebuilt from the
  * snapshot) and retry-all, with the pop latency of another queue while the rows fail (and are indexed)
- * and while retry-all runs. Run: {@code bench/scale.sh failed-jobs [rows]}.
+ * and while retry-all runs, each with what the broker spent in those phases on the apply thread and in
+ * GC pauses (what a pop on another queue waits behind). Run: {@code bench/scale.sh failed-jobs [rows]};
+ * {@code -Dbroker.heap} takes the broker's JVM options, separated by spaces.
  */
 public final class FailedJobsBenchmark {
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -39,15 +41,17 @@ public final class FailedJobsBenchmark {
         int rows = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         String heap = System.getProperty("broker.heap", "-Xmx4g");
         BrokerProcess broker = new BrokerProcess(Files.createTempDirectory("regina-failed").resolve("data"),
-                FreePorts.next(), FreePorts.next(), heap).start();
+                FreePorts.next(), FreePorts.next(), heap.trim().split("\\s+")).start();
         try {
             String base = broker.baseUrl();
             pushProbes(base, 200_000);
             Probe filling = Probe.start(base);
+            Busy beforeFill = Busy.read(base);
             long start = System.nanoTime();
             fill(base, rows);
             double fillSeconds = seconds(start);
             List<Long> fillPops = filling.stop();
+            Busy fillBusy = Busy.read(base).since(beforeFill);
             double firstPage = medianMs(base, "/api/v1/failed-jobs?limit=50");
             double queuePage = medianMs(base, "/api/v1/failed-jobs?limit=50&queue=q1");
             double count = medianMs(base, "/api/v1/failed-jobs?limit=1");
@@ -77,10 +81,12 @@ public final class FailedJobsBenchmark {
             String afterRestart = search(base, "after the restart: " + searches[0][0], searches[0][1]);
 
             Probe retrying = Probe.start(base);
+            Busy beforeRetry = Busy.read(base);
             long retryStart = System.nanoTime();
             JsonNode retried = JSON.readTree(send(base, "POST", "/api/v1/failed-jobs/retry", "{\"all\":true}").body());
             double retrySeconds = seconds(retryStart);
             List<Long> popMicros = retrying.stop();
+            Busy retryBusy = Busy.read(base).since(beforeRetry);
 
             System.out.printf("%n## Failed jobs at %,d rows (%s, %d cores, Java %s, fsync on, broker %s)%n%n", total,
                     java.time.LocalDate.now(), Runtime.getRuntime().availableProcessors(),
@@ -102,6 +108,8 @@ public final class FailedJobsBenchmark {
                     retried.get("retried").asLong(), retrySeconds, retried.get("retried").asLong() / retrySeconds);
             System.out.println(pops("during the fill (every row indexed as it fails)", fillPops));
             System.out.println(pops("during retry-all (every row leaves the index)", popMicros));
+            System.out.println(fillBusy.row("the fill"));
+            System.out.println(retryBusy.row("retry-all"));
             if (retried.get("retried").asLong() != rows || total != rows) {
                 System.out.println("MISMATCH: expected " + rows + " rows, table had " + total + ", retried "
                         + retried.get("retried"));
@@ -136,6 +144,45 @@ public final class FailedJobsBenchmark {
         return String.format("| pop latency on another queue %s: p50 / p99 / max (%d pops) | %.1f / %.1f / %.1f ms |",
                 when, sortedMicros.size(), pct(sortedMicros, 0.5), pct(sortedMicros, 0.99),
                 sortedMicros.isEmpty() ? 0 : sortedMicros.get(sortedMicros.size() - 1) / 1000.0);
+    }
+
+    /**
+     * What the broker spent so far on the apply thread (entries applied, the longest one) and in GC pauses,
+     * from its metrics; {@link #since} makes it one phase's.
+     */
+    private record Busy(long applies, double applySeconds, double applyMaxSeconds, long pauses, double pauseSeconds) {
+        static Busy read(String base) throws Exception {
+            JsonNode apply = metric(base, "regina.raft.apply.latency");
+            JsonNode gc = metric(base, "jvm.gc.pause");
+            return new Busy((long) statistic(apply, "COUNT"), statistic(apply, "TOTAL_TIME"),
+                    statistic(metric(base, "regina.raft.apply.latency.max"), "VALUE"), (long) statistic(gc, "COUNT"),
+                    statistic(gc, "TOTAL_TIME"));
+        }
+
+        /** This phase's entries and times; the longest apply is the broker's longest so far. */
+        Busy since(Busy before) {
+            return new Busy(applies - before.applies, applySeconds - before.applySeconds, applyMaxSeconds,
+                    pauses - before.pauses, pauseSeconds - before.pauseSeconds);
+        }
+
+        String row(String phase) {
+            return String.format("| broker during %s: apply thread busy (entries, mean, longest so far) / GC pauses "
+                    + "(count, total) | %.1f s (%,d, %.2f ms, %.0f ms) / %.1f s (%d) |", phase, applySeconds, applies,
+                    applies == 0 ? 0 : applySeconds * 1000 / applies, applyMaxSeconds * 1000, pauseSeconds, pauses);
+        }
+
+        private static JsonNode metric(String base, String name) throws Exception {
+            return JSON.readTree(send(base, "GET", "/actuator/metrics/" + name, null).body());
+        }
+
+        private static double statistic(JsonNode metric, String statistic) {
+            for (JsonNode measurement : metric.get("measurements")) {
+                if (measurement.get("statistic").asString().equals(statistic)) {
+                    return measurement.get("value").asDouble();
+                }
+            }
+            return 0;
+        }
     }
 
     private static void pushProbes(String base, int count) throws Exception {

@@ -76,6 +76,10 @@ class FailedJobIndexTest {
 
     @Test
     void rowsOfOneMillisecondAreInUuidOrderWhateverOrderTheyFailedIn() {
+        List<FailedJob> earlier = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            earlier.add(add(6, "q", "{}", "earlier"));
+        }
         List<FailedJob> added = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             added.add(add(7, "q", "{}", "same ms"));
@@ -95,6 +99,8 @@ class FailedJobIndexTest {
         assertThat(paged).containsExactlyElementsOf(newestFirst);
         assertThat(table.list(null, null, 0, 0, 50, null).items()).as("the same order as the listing")
                 .containsExactlyElementsOf(newestFirst);
+        assertThat(table.list("q", "same", 0, 0, 60, null).items()).containsExactlyElementsOf(newestFirst);
+        assertThat(search("earlier")).containsExactlyInAnyOrderElementsOf(earlier);
     }
 
     @Test
