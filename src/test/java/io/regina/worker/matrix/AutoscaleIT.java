@@ -48,7 +48,7 @@ class AutoscaleIT {
 
     @Test
     void aBurstScalesFromMinUpToMaxAndBackDownWhenIdle() throws Exception {
-        try (Lane lane = Lane.open(regina, broker.baseUrl(), dir, "burst", FailureMatrixIT.Profile.SYNC, 4,
+        try (Lane lane = Lane.open(regina, broker.baseUrl(), dir, "burst", Profile.SYNC, 4,
                 "--min", "1", "--max", "4", "--cooldown", "3")) {
             SupervisorProcess supervisor = lane.supervise();
             lane.await(Duration.ofSeconds(30), "the first worker", () -> live(supervisor) == 1);
@@ -79,7 +79,7 @@ class AutoscaleIT {
 
     @Test
     void twoSupervisorsOnOneQueueRunTheTargetBetweenThem() throws Exception {
-        try (Lane lane = Lane.open(regina, broker.baseUrl(), dir, "pair", FailureMatrixIT.Profile.SYNC, 8,
+        try (Lane lane = Lane.open(regina, broker.baseUrl(), dir, "pair", Profile.SYNC, 8,
                 "--min", "1", "--max", "4", "--cooldown", "3")) {
             SupervisorProcess first = lane.supervise();
             SupervisorProcess second = lane.supervise();
