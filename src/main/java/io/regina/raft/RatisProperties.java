@@ -64,6 +64,7 @@ final class RatisProperties {
         // (Ratis requires write buffer >= appender byte limit + 8)
         RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(bufferBytes + (1L << 20)));
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf(bufferBytes));
+        RaftServerConfigKeys.Log.Appender.setRetryPolicy(p, APPENDER_RETRY_POLICY);
 
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, settings.snapshotThreshold());
@@ -87,6 +88,17 @@ final class RatisProperties {
         }
         return p;
     }
+
+    /**
+     * How long the leader's appender waits after each failed or refused append to a follower, by count
+     * of errors since its last success. Ratis' default ("1ms,10, 1s,20, 5s,1000") waits 5 s from the 31st
+     * error on, and a follower that was down a few seconds is past that. When it comes back with a tail
+     * the leader does not have (an old leader's unreplicated entries), the leader finds where the logs
+     * agree one entry per INCONSISTENCY reply, each an error: 5 s an entry kept a restarted old leader of
+     * RollingRestartIT more than a minute behind. 100 ms at most still keeps a dead follower's retries
+     * cheap (ten a second); the last count is large because past it Ratis retries without waiting.
+     */
+    static final String APPENDER_RETRY_POLICY = "1ms,10, 10ms,100, 100ms,1000000000";
 
     /** How long a forwarded entry is retried at most (to a new leader, after a timeout), from its first send. */
     static final long FORWARD_RETRY_MS = 15_000;
