@@ -63,9 +63,7 @@ class DiskFullIT {
                             .statusCode()).as("a read while the disk is full").isEqualTo(200);
                 }
                 long freedAt = run.history().now();
-                long acknowledgedWhileFull = run.history().pushes().stream()
-                        .filter(p -> p.outcome() == History.Outcome.OK)
-                        .filter(p -> p.invokedAt() > filledAt + 1_000 && p.completedAt() < freedAt).count();
+                long acknowledgedWhileFull = run.history().acknowledgedBetween(filledAt + 1_000, freedAt);
                 assertThat(acknowledgedWhileFull).as("pushes acknowledged while the disk was full").isZero();
                 assertThat(node.isAlive()).as("the node is up").isTrue();
 
@@ -132,9 +130,7 @@ class DiskFullIT {
                             .statusCode()).as("a read while a disk is full").isEqualTo(200);
                 }
                 long freedAt = run.history().now();
-                long acknowledgedWhileFull = run.history().pushes().stream()
-                        .filter(p -> p.outcome() == History.Outcome.OK)
-                        .filter(p -> p.invokedAt() > refusingAt && p.completedAt() < freedAt).count();
+                long acknowledgedWhileFull = run.history().acknowledgedBetween(refusingAt, freedAt);
                 assertThat(acknowledgedWhileFull).as("pushes acknowledged while the alarm was up").isZero();
                 assertThat(nodes).as("every node is up").allMatch(BrokerProcess::isAlive);
 

@@ -61,6 +61,12 @@ public final class History {
         return List.copyOf(pushes);
     }
 
+    /** Pushes answered {@code queued} that were sent after {@code invokedAfter} and answered before {@code completedBefore}. */
+    public synchronized long acknowledgedBetween(long invokedAfter, long completedBefore) {
+        return pushes.stream().filter(p -> p.outcome() == Outcome.OK)
+                .filter(p -> p.invokedAt() > invokedAfter && p.completedAt() < completedBefore).count();
+    }
+
     public synchronized List<Delivery> deliveries() {
         return List.copyOf(deliveries);
     }
