@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.Map;
 import java.util.Set;
 
@@ -155,6 +156,15 @@ public final class BrokerState {
 
     public void writeTo(StateWriter out) {
         StateImage.write(this, out);
+    }
+
+    /**
+     * Writes the image to {@code out} but for an immutable tail (the failed-jobs rows), which the
+     * returned writer appends later, from any thread, whatever has been applied meanwhile; together the
+     * same bytes as {@link #writeTo}.
+     */
+    public Consumer<StateWriter> captureTo(StateWriter out) {
+        return StateImage.capture(this, out);
     }
 
     public static BrokerState readFrom(StateReader in) {

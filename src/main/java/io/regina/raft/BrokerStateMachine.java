@@ -5,6 +5,7 @@ import io.regina.queue.Command;
 import io.regina.queue.FailedJobs;
 import io.regina.queue.Rejection;
 import io.regina.queue.Result;
+import io.regina.queue.StateWriter;
 
 import java.io.File;
 import java.io.IOException;
@@ -50,7 +51,8 @@ import org.slf4j.LoggerFactory;
  *       applied term-index under the same lock, drains deliverable queues, notifies listeners
  *       and answers the encoded results.</li>
  *   <li>Snapshots are single files in {@link SimpleStateMachineStorage} ({@link SnapshotCodec});
- *       Ratis triggers them every N entries and on stop.</li>
+ *       Ratis triggers them every N entries and on stop. The image is captured on the apply thread and
+ *       written by a {@link SnapshotWriter} thread, so applies go on while it is written.</li>
  *   <li>Work the state leaves for after its applies ({@link StateAdapter#behind}: the failed-jobs word
  *       index) is done by a {@link BackgroundCatchUp} thread in slices of {@value #CATCH_UP_SLICE} steps
  *       under the write lock, which let applies in between; by a read that needs it done (a text search),
@@ -80,6 +82,7 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
     private final BackgroundCatchUp catchUp = new BackgroundCatchUp("state-catch-up", this::catchUpSlice);
+    private final SnapshotWriter snapshots = new SnapshotWriter("snapshot-writer", this::latestSnapshotIndex);
 
     /** When the last apply ended ({@link System#nanoTime}): the catch-up waits for applies to pause. */
     private volatile long lastApplied = System.nanoTime();
@@ -116,9 +119,13 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
         });
     }
 
-    /** Ratis pauses before installing a snapshot from the leader; {@link #reinitialize()} resumes. */
+    /**
+     * Ratis pauses before installing a snapshot from the leader (after a write in flight is done, so
+     * that it cannot land over the installed files); {@link #reinitialize()} resumes.
+     */
     @Override
     public void pause() {
+        snapshots.awaitInFlight();
         if (getLifeCycleState() == LifeCycle.State.RUNNING) {
             getLifeCycle().transition(LifeCycle.State.PAUSING);
             getLifeCycle().transition(LifeCycle.State.PAUSED);
@@ -374,34 +381,69 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
 
     @Override
     public long takeSnapshot() throws IOException {
+        return snapshots.take(stopping(), this::captureSnapshot);
+    }
+
+    /** Whether the server is closing: the snapshot Ratis takes then is what the next start loads. */
+    private boolean stopping() {
+        RaftServer server = getServer().getNow(null);
+        if (server == null) {
+            return true;
+        }
+        try {
+            return !server.getDivision(getGroupId()).getInfo().isAlive();
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    /** The state at the applied index, serialised into memory under the read lock; null before any apply. */
+    private SnapshotWriter.Captured captureSnapshot() {
         long started = System.nanoTime();
-        TermIndex applied;
-        long now;
-        ByteSink image;
         lock.readLock().lock();
         try {
-            applied = getLastAppliedTermIndex();
+            TermIndex applied = getLastAppliedTermIndex();
             if (applied == null || applied.getIndex() < 0) {
-                return RaftLog.INVALID_LOG_INDEX;
+                return null;
             }
-            now = lastNow;
+            long now = lastNow;
             S current = state;
-            image = SnapshotCodec.capture(out -> adapter.writeTo(current, out));
+            ByteSink image = ByteSink.chunked();
+            Consumer<StateWriter> rest = adapter.captureTo(current, image);
+            long captured = System.nanoTime();
+            return new SnapshotWriter.Captured() {
+                @Override
+                public long index() {
+                    return applied.getIndex();
+                }
+
+                @Override
+                public void write() throws IOException {
+                    rest.accept(image);
+                    writeSnapshot(applied, now, image, started, captured);
+                }
+            };
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    private void writeSnapshot(TermIndex applied, long now, ByteSink image, long started, long captured)
+            throws IOException {
         File file = storage.getSnapshotFile(applied.getTerm(), applied.getIndex());
         SnapshotCodec.write(file.toPath(), applied.getTerm(), applied.getIndex(), now, image);
         var md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
         storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), applied));
-        metrics.recordSnapshot(System.nanoTime() - started, file.length());
-        LOG.info("{}: took snapshot {} ({} bytes)", this, file, file.length());
-        return applied.getIndex();
+        long written = System.nanoTime();
+        metrics.recordSnapshot(written - started, file.length());
+        LOG.info("{}: took snapshot {} ({} bytes; captured in {} ms on the apply thread, written in {} ms)", this,
+                file, file.length(), (captured - started) / 1_000_000, (written - captured) / 1_000_000);
     }
 
     @Override
     public void close() throws IOException {
         catchUp.close();
+        snapshots.close();
         super.close();
     }
 

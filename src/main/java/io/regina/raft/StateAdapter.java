@@ -7,6 +7,7 @@ import io.regina.queue.StateReader;
 import io.regina.queue.StateWriter;
 
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * How the state machine drives a replicated state of type {@code S}. Production uses
@@ -23,6 +24,15 @@ public interface StateAdapter<S> {
     void writeTo(S state, StateWriter out);
 
     S readFrom(StateReader in);
+
+    /**
+     * Writes the state to {@code out} under the read lock but for a tail that no later apply can change,
+     * which the returned writer appends off the lock; all of it at once unless overridden.
+     */
+    default Consumer<StateWriter> captureTo(S state, StateWriter out) {
+        writeTo(state, out);
+        return rest -> { };
+    }
 
     /** When the state next needs a tick to fire a timer (epoch ms); never, unless overridden. */
     default long nextTimerDue(S state) {
@@ -65,6 +75,11 @@ public interface StateAdapter<S> {
             @Override
             public void writeTo(BrokerState state, StateWriter out) {
                 state.writeTo(out);
+            }
+
+            @Override
+            public Consumer<StateWriter> captureTo(BrokerState state, StateWriter out) {
+                return state.captureTo(out);
             }
 
             @Override

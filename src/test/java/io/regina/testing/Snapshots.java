@@ -10,6 +10,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.function.Consumer;
 
 /** Writes a {@link BrokerState} to bytes through a plain {@link DataOutputStream} and reads it back. */
 public final class Snapshots {
@@ -21,6 +22,25 @@ public final class Snapshots {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         DataOutputStream out = new DataOutputStream(buffer);
         state.writeTo(new DataStateWriter(out));
+        try {
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return buffer.toByteArray();
+    }
+
+    /**
+     * The image as a snapshot writes it: captured, then {@code meanwhile} runs (applies after the
+     * capture), then the captured tail is appended.
+     */
+    public static byte[] captured(BrokerState state, Runnable meanwhile) {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(buffer);
+        DataStateWriter writer = new DataStateWriter(out);
+        Consumer<StateWriter> rest = state.captureTo(writer);
+        meanwhile.run();
+        rest.accept(writer);
         try {
             out.flush();
         } catch (IOException e) {
