@@ -30,7 +30,6 @@ import java.util.List;
  */
 @RestController
 class FailedJobController {
-    static final int RETRY_STEP = 10_000;
     private static final int MAX_HOURS = 1_000_000;
     private static final Logger log = LoggerFactory.getLogger(FailedJobController.class);
 
@@ -79,7 +78,7 @@ class FailedJobController {
 
     /** One bounded, atomic command per step; pops and pushes interleave between the steps. */
     private Mono<Long> retryInSteps(FailedJobSelector selector, long sofar, int step) {
-        return broker.submit(new Command.RetryFailedJobs(selector, RETRY_STEP), Result.FailedJobsRetried.class)
+        return broker.submit(new Command.RetryFailedJobs(selector, FailedJobs.BULK_STEP), Result.FailedJobsRetried.class)
                 .flatMap(done -> {
                     long total = sofar + done.retried();
                     if (done.retried() == 0 || done.remaining() == 0) {
@@ -122,7 +121,7 @@ class FailedJobController {
     }
 
     private Mono<Long> removeInSteps(int hours, String queue, boolean strictlyOlder, long sofar) {
-        return broker.submit(new Command.RemoveFailedJobs(hours, queue, strictlyOlder, RETRY_STEP),
+        return broker.submit(new Command.RemoveFailedJobs(hours, queue, strictlyOlder, FailedJobs.BULK_STEP),
                         Result.FailedJobsRemoved.class)
                 .flatMap(step -> step.more() ? removeInSteps(hours, queue, strictlyOlder, sofar + step.removed())
                         : Mono.just(sofar + step.removed()));
@@ -168,8 +167,8 @@ class FailedJobController {
         List<FailedJobSelector> chosen = new ArrayList<>();
         if (body.ids() != null) {
             List<String> ids = FieldChecks.strings(body.ids(), "ids");
-            if (ids.isEmpty() || ids.size() > RETRY_STEP) {
-                throw ApiException.badRequest("'ids' must list 1 to " + RETRY_STEP + " failed-job uuids");
+            if (ids.isEmpty() || ids.size() > FailedJobs.MAX_IDS) {
+                throw ApiException.badRequest("'ids' must list 1 to " + FailedJobs.MAX_IDS + " failed-job uuids");
             }
             chosen.add(new FailedJobSelector.Ids(ids));
         }

@@ -38,8 +38,6 @@ import java.util.List;
 class FailedJobsScreen {
     static final int DEFAULT_LIMIT = 50;
     static final int MAX_LIMIT = 500;
-    /** Rows per bounded retry command, as the HTTP API's bulk retry uses. */
-    static final int RETRY_STEP = 10_000;
     private static final int FORGET_CONCURRENCY = 64;
 
     private final CommandBus bus;
@@ -150,9 +148,9 @@ class FailedJobsScreen {
     Mono<String> retrySelected(ServerWebExchange exchange) {
         return exchange.getFormData().flatMap(form -> {
             List<String> ids = ids(form);
-            if (ids.isEmpty() || ids.size() > RETRY_STEP) {
+            if (ids.isEmpty() || ids.size() > FailedJobs.MAX_IDS) {
                 return Mono.just(Notices.redirect(exchange, back(form), ids.isEmpty() ? "Nothing selected"
-                        : "Select at most " + RETRY_STEP + " rows, or use \"Retry all matching\""));
+                        : "Select at most " + FailedJobs.MAX_IDS + " rows, or use \"Retry all matching\""));
             }
             return Submit.command(bus, new Command.RetryFailedJobs(new FailedJobSelector.Ids(ids), ids.size()))
                     .map(result -> Notices.redirect(exchange, back(form), QueuesScreen.outcome(result, r -> {
@@ -254,7 +252,7 @@ class FailedJobsScreen {
     }
 
     private Mono<Long> retryInSteps(FailedJobSelector selector, long sofar) {
-        return Submit.command(bus, new Command.RetryFailedJobs(selector, RETRY_STEP)).flatMap(result -> {
+        return Submit.command(bus, new Command.RetryFailedJobs(selector, FailedJobs.BULK_STEP)).flatMap(result -> {
             if (!(result instanceof Result.FailedJobsRetried step)) {
                 return Mono.just(sofar);
             }

@@ -12,6 +12,17 @@ import java.util.List;
  */
 public interface FailedJobs {
 
+    /**
+     * Rows one bulk retry, forget or flush command takes, its callers sending one after another until
+     * none match: about a millisecond of apply at a million rows, so pops and pushes on other queues
+     * wait at most that long behind it. A retry or forget of listed ids is one command of up to
+     * {@link #MAX_IDS}.
+     */
+    int BULK_STEP = 2_000;
+
+    /** The most uuids one retry or forget of listed rows may name. */
+    int MAX_IDS = 10_000;
+
     /** One page of rows, newest first, with the cursor of the next page (null at the end) and the exact total. */
     record Page(List<FailedJob> items, String nextCursor, long total) {
     }
