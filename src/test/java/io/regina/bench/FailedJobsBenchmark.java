@@ -21,14 +21,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The failed-jobs table at scale (issues 3 and 12): fills N failed rows over 4 queues (256-byte
- * payloads carrying an order number, a customer of 10,000 and a shard of 10; errors naming the
- * order), then times the first page, a queue-filtered page, the count, word searches for a word in one
- * row, in 100 and in 100,000 rows (at a million rows), a restart (the word index is rebuilt from the
- * snapshot) and retry-all, with the pop latency of another queue while the rows fail (and are indexed)
- * and while retry-all runs, each with what the broker spent in those phases on the apply thread and in
- * GC pauses (what a pop on another queue waits behind). Run: {@code bench/scale.sh failed-jobs [rows]};
- * {@code -Dbroker.heap} takes the broker's JVM options, separated by spaces.
+ * The failed-jobs table at scale (issues 3 and 12). Fills N failed rows over 4 queues (256-byte payloads
+ * carrying an order number, a customer of 10,000 and a shard of 10; errors naming the order), then times
+ * the first page, a queue-filtered page, the count, word searches for a word in one row, in 100 and in
+ * 100,000 rows (at a million rows), a restart (the word index is rebuilt from the snapshot), a retry of
+ * half the rows and a flush of the rest. What the table and its index cost other queues is read from a
+ * push and a pop on two other queues every 5 ms: idle, during a fill of N jobs acked {@code completed}
+ * (the same traffic, no failed rows), during the fill of N dead-lettered jobs at the same pace, and
+ * during the retry and the flush, each with what the broker spent on the apply thread and in GC pauses.
+ * Run: {@code bench/scale.sh failed-jobs [rows]}; {@code -Dbroker.heap} takes the broker's JVM options,
+ * separated by spaces; {@code -Dfill.rate} the fills' pace in rows a second (default 20,000; 0: as fast
+ * as it goes).
  */
 public final class FailedJobsBenchmark {
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -39,24 +42,20 @@ public final class FailedJobsBenchmark {
 
     public static void main(String[] args) throws Exception {
         int rows = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
+        int rate = Integer.getInteger("fill.rate", 20_000);
         String heap = System.getProperty("broker.heap", "-Xmx4g");
         BrokerProcess broker = new BrokerProcess(Files.createTempDirectory("regina-failed").resolve("data"),
                 FreePorts.next(), FreePorts.next(), heap.trim().split("\\s+")).start();
         try {
             String base = broker.baseUrl();
             pushProbes(base, 200_000);
-            Probe filling = Probe.start(base);
-            Busy beforeFill = Busy.read(base);
-            long start = System.nanoTime();
-            fill(base, rows);
-            double fillSeconds = seconds(start);
-            List<Long> fillPops = filling.stop();
-            Busy fillBusy = Busy.read(base).since(beforeFill);
+            Phase idle = Phase.run(base, () -> Thread.sleep(10_000));
+            Phase completed = Phase.run(base, () -> fill(base, rows, "b", "completed", rate));
+            Phase failing = Phase.run(base, () -> fill(base, rows, "q", "dlq", rate));
             double firstPage = medianMs(base, "/api/v1/failed-jobs?limit=50");
             double queuePage = medianMs(base, "/api/v1/failed-jobs?limit=50&queue=q1");
             double count = medianMs(base, "/api/v1/failed-jobs?limit=1");
-            long total = JSON.readTree(send(base, "GET", "/api/v1/failed-jobs?limit=1", null).body()).get("total")
-                    .asLong();
+            long total = total(base);
             double deepPage = medianMs(base, "/api/v1/failed-jobs?limit=50&cursor="
                     + JSON.readTree(send(base, "GET", "/api/v1/failed-jobs?limit=1000&queue=q2", null).body())
                     .get("nextCursor").asString());
@@ -80,20 +79,23 @@ public final class FailedJobsBenchmark {
             double restartSeconds = seconds(restartStart);
             String afterRestart = search(base, "after the restart: " + searches[0][0], searches[0][1]);
 
-            Probe retrying = Probe.start(base);
-            Busy beforeRetry = Busy.read(base);
-            long retryStart = System.nanoTime();
-            JsonNode retried = JSON.readTree(send(base, "POST", "/api/v1/failed-jobs/retry", "{\"all\":true}").body());
-            double retrySeconds = seconds(retryStart);
-            List<Long> popMicros = retrying.stop();
-            Busy retryBusy = Busy.read(base).since(beforeRetry);
+            long[] retried = new long[1];
+            Phase retrying = Phase.run(base, () -> {
+                for (String queue : List.of("q0", "q1")) {
+                    retried[0] += JSON.readTree(send(base, "POST", "/api/v1/failed-jobs/retry",
+                            "{\"queue\":\"" + queue + "\"}").body()).get("retried").asLong();
+                }
+            });
+            long[] flushed = new long[1];
+            Phase flushing = Phase.run(base, () -> flushed[0] = JSON.readTree(send(base, "POST",
+                    "/api/v1/failed-jobs/flush", "{}").body()).get("flushed").asLong());
+            long left = total(base);
 
-            System.out.printf("%n## Failed jobs at %,d rows (%s, %d cores, Java %s, fsync on, broker %s)%n%n", total,
-                    java.time.LocalDate.now(), Runtime.getRuntime().availableProcessors(),
-                    System.getProperty("java.version"), heap);
+            System.out.printf("%n## Failed jobs at %,d rows (%s, %d cores, Java %s, fsync on, broker %s, fill %s)%n%n",
+                    total, java.time.LocalDate.now(), Runtime.getRuntime().availableProcessors(),
+                    System.getProperty("java.version"), heap, rate == 0 ? "as fast as it goes" : rate + " rows/s");
             System.out.println("| operation | result |");
             System.out.println("|---|---:|");
-            System.out.printf("| fill (push 1,000 + dlq-ack 1,000 per step, 4 queues) | %.1f s |%n", fillSeconds);
             System.out.printf("| first page (50 rows, newest first, with total) | %.2f ms |%n", firstPage);
             System.out.printf("| queue-filtered page (50 rows) | %.2f ms |%n", queuePage);
             System.out.printf("| count (limit=1, total) | %.2f ms |%n", count);
@@ -104,20 +106,29 @@ public final class FailedJobsBenchmark {
             System.out.printf("| restart after a graceful stop (snapshot load, index rebuilt) | %.1f s |%n",
                     restartSeconds);
             System.out.println(afterRestart);
-            System.out.printf("| retry all (%,d rows in steps of 10,000) | %.1f s (%,.0f rows/s) |%n",
-                    retried.get("retried").asLong(), retrySeconds, retried.get("retried").asLong() / retrySeconds);
-            System.out.println(pops("during the fill (every row indexed as it fails)", fillPops));
-            System.out.println(pops("during retry-all (every row leaves the index)", popMicros));
-            System.out.println(fillBusy.row("the fill"));
-            System.out.println(retryBusy.row("retry-all"));
-            if (retried.get("retried").asLong() != rows || total != rows) {
+            System.out.printf("%nA push and a pop on two other queues every 5 ms through each phase, and what the broker"
+                    + " spent meanwhile:%n%n");
+            System.out.println("| phase | wall | push p50 / p99 / max | pop p50 / p99 / max | apply thread busy "
+                    + "(entries, mean) | GC pauses |");
+            System.out.println("|---|---:|---:|---:|---:|---:|");
+            System.out.println(idle.row("idle (10 s)"));
+            System.out.println(completed.row(String.format("fill %,d jobs acked completed (no failed rows)", rows)));
+            System.out.println(failing.row(String.format("fill %,d jobs acked dlq (every row indexed)", rows)));
+            System.out.println(retrying.row(String.format("retry %,d rows (queues q0, q1; rows leave the index)",
+                    retried[0])));
+            System.out.println(flushing.row(String.format("flush %,d rows (the rest)", flushed[0])));
+            if (total != rows || retried[0] + flushed[0] != rows || left != 0) {
                 System.out.println("MISMATCH: expected " + rows + " rows, table had " + total + ", retried "
-                        + retried.get("retried"));
+                        + retried[0] + ", flushed " + flushed[0] + ", left " + left);
                 System.exit(1);
             }
         } finally {
             broker.close();
         }
+    }
+
+    private static long total(String base) throws Exception {
+        return JSON.readTree(send(base, "GET", "/api/v1/failed-jobs?limit=1", null).body()).get("total").asLong();
     }
 
     /** One search, 21 times: p50 / p95 of the whole answer (first page of 50 and the exact total). */
@@ -140,35 +151,28 @@ public final class FailedJobsBenchmark {
                 .get("measurements").get(0).get("value").asLong();
     }
 
-    private static String pops(String when, List<Long> sortedMicros) {
-        return String.format("| pop latency on another queue %s: p50 / p99 / max (%d pops) | %.1f / %.1f / %.1f ms |",
-                when, sortedMicros.size(), pct(sortedMicros, 0.5), pct(sortedMicros, 0.99),
-                sortedMicros.isEmpty() ? 0 : sortedMicros.get(sortedMicros.size() - 1) / 1000.0);
-    }
-
     /**
      * What the broker spent so far on the apply thread (entries applied, the longest one) and in GC pauses,
      * from its metrics; {@link #since} makes it one phase's.
      */
-    private record Busy(long applies, double applySeconds, double applyMaxSeconds, long pauses, double pauseSeconds) {
+    private record Busy(long applies, double applySeconds, long pauses, double pauseSeconds) {
         static Busy read(String base) throws Exception {
             JsonNode apply = metric(base, "regina.raft.apply.latency");
             JsonNode gc = metric(base, "jvm.gc.pause");
             return new Busy((long) statistic(apply, "COUNT"), statistic(apply, "TOTAL_TIME"),
-                    statistic(metric(base, "regina.raft.apply.latency.max"), "VALUE"), (long) statistic(gc, "COUNT"),
-                    statistic(gc, "TOTAL_TIME"));
+                    (long) statistic(gc, "COUNT"), statistic(gc, "TOTAL_TIME"));
         }
 
         /** This phase's entries and times; the longest apply is the broker's longest so far. */
         Busy since(Busy before) {
-            return new Busy(applies - before.applies, applySeconds - before.applySeconds, applyMaxSeconds,
-                    pauses - before.pauses, pauseSeconds - before.pauseSeconds);
+            return new Busy(applies - before.applies, applySeconds - before.applySeconds, pauses - before.pauses,
+                    pauseSeconds - before.pauseSeconds);
         }
 
-        String row(String phase) {
-            return String.format("| broker during %s: apply thread busy (entries, mean, longest so far) / GC pauses "
-                    + "(count, total) | %.1f s (%,d, %.2f ms, %.0f ms) / %.1f s (%d) |", phase, applySeconds, applies,
-                    applies == 0 ? 0 : applySeconds * 1000 / applies, applyMaxSeconds * 1000, pauseSeconds, pauses);
+        /** Apply thread busy (entries, mean entry) and GC pauses (total, count): two table cells. */
+        String cells() {
+            return String.format("%.1f s (%,d, %.2f ms) | %.1f s (%d)", applySeconds, applies,
+                    applies == 0 ? 0 : applySeconds * 1000 / applies, pauseSeconds, pauses);
         }
 
         private static JsonNode metric(String base, String name) throws Exception {
@@ -195,43 +199,82 @@ public final class FailedJobsBenchmark {
         }
     }
 
-    /** Pops one message of the probe queue every 5 ms until stopped; its latencies, sorted. */
-    private record Probe(AtomicBoolean running, List<Long> micros, ExecutorService thread, Future<?> done) {
-        static Probe start(String base) {
+    /** What a phase does while it is measured. */
+    private interface Work {
+        void run() throws Exception;
+    }
+
+    /**
+     * One phase's latencies of a push to one other queue and a pop (auto-acked) of another, one each
+     * every 5 ms while the phase ran, sorted, and what the broker spent meanwhile.
+     */
+    private record Phase(double wall, List<Long> pushes, List<Long> pops, Busy busy) {
+        static Phase run(String base, Work work) throws Exception {
             AtomicBoolean running = new AtomicBoolean(true);
-            List<Long> micros = Collections.synchronizedList(new ArrayList<>());
+            List<Long> pushes = Collections.synchronizedList(new ArrayList<>());
+            List<Long> pops = Collections.synchronizedList(new ArrayList<>());
             ExecutorService thread = Executors.newSingleThreadExecutor();
-            Future<?> done = thread.submit(() -> {
+            Busy before = Busy.read(base);
+            long start = System.nanoTime();
+            Future<?> probing = thread.submit(() -> {
                 while (running.get()) {
                     long t = System.nanoTime();
+                    send(base, "POST", "/api/v1/push", "{\"items\":[{\"queue\":\"probe-push\",\"payload\":1}]}");
+                    long u = System.nanoTime();
                     send(base, "GET", "/api/v1/pop/queue/probe?autoAck=true", null);
-                    micros.add((System.nanoTime() - t) / 1000);
+                    pushes.add((u - t) / 1000);
+                    pops.add((System.nanoTime() - u) / 1000);
                     Thread.sleep(5);
                 }
                 return null;
             });
-            return new Probe(running, micros, thread, done);
+            try {
+                work.run();
+            } finally {
+                running.set(false);
+                probing.get();
+                thread.shutdown();
+            }
+            return new Phase(seconds(start), sorted(pushes), sorted(pops), Busy.read(base).since(before));
         }
 
-        List<Long> stop() throws Exception {
-            running.set(false);
-            done.get();
-            thread.shutdown();
+        String row(String phase) {
+            return String.format("| %s | %.1f s | %s | %s | %s |", phase, wall, latency(pushes), latency(pops),
+                    busy.cells());
+        }
+
+        private static List<Long> sorted(List<Long> micros) {
             List<Long> sorted = new ArrayList<>(micros);
             Collections.sort(sorted);
             return sorted;
         }
+
+        private static String latency(List<Long> sortedMicros) {
+            return String.format("%.1f / %.1f / %.1f ms", pct(sortedMicros, 0.5), pct(sortedMicros, 0.99),
+                    sortedMicros.isEmpty() ? 0 : sortedMicros.get(sortedMicros.size() - 1) / 1000.0);
+        }
     }
 
-    private static void fill(String base, int rows) throws Exception {
+    /**
+     * Pushes {@code rows} jobs over 4 queues named {@code prefix}0..3 in steps of 1,000 (4 producers)
+     * and acks each step with {@code status} in one batch, dead-letters naming the order; paced to
+     * {@code rate} rows a second (0: as fast as it goes).
+     */
+    private static void fill(String base, int rows, String prefix, String status, int rate) throws Exception {
         ExecutorService workers = Executors.newFixedThreadPool(4);
         AtomicLong next = new AtomicLong();
+        long start = System.nanoTime();
+        long nanosPerStep = rate == 0 ? 0 : 1_000_000_000L * 1000 / rate;
         List<Future<?>> done = new ArrayList<>();
         for (int w = 0; w < 4; w++) {
             done.add(workers.submit(() -> {
                 long from;
                 while ((from = next.getAndAdd(1000)) < rows) {
-                    String queue = "q" + (from / 1000 % 4);
+                    long due = start + from / 1000 * nanosPerStep;
+                    while (System.nanoTime() < due) {
+                        Thread.sleep(1);
+                    }
+                    String queue = prefix + (from / 1000 % 4);
                     StringBuilder push = new StringBuilder("{\"items\":[");
                     for (int i = 0; i < 1000; i++) {
                         push.append(i == 0 ? "" : ",").append("{\"queue\":\"").append(queue).append("\",\"payload\":")
@@ -243,9 +286,9 @@ public final class FailedJobsBenchmark {
                     for (int i = 0; i < pushed.size(); i++) {
                         acks.append(i == 0 ? "" : ",").append("{\"transactionId\":\"")
                                 .append(pushed.get(i).get("transaction_id").asString()).append("\",\"partitionId\":\"")
-                                .append(pushed.get(i).get("partition_id").asString())
-                                .append("\",\"status\":\"dlq\",\"error\":\"PaymentGatewayTimeout after 30000 ms "
-                                        + "(order ").append(from + i).append(")\"}");
+                                .append(pushed.get(i).get("partition_id").asString()).append("\",\"status\":\"")
+                                .append(status).append("\",\"error\":\"PaymentGatewayTimeout after 30000 ms (order ")
+                                .append(from + i).append(")\"}");
                     }
                     send(base, "POST", "/api/v1/ack/batch", acks.append("]}").toString());
                 }
