@@ -87,20 +87,39 @@ final class PoolLane {
         }
     }
 
-    /** Runs drains of empty jobs, unrecorded, until {@code seconds} passed: a cold JIT is not what we measure. */
-    void warmUp(QueueSystem s, int seconds) {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    /** The share of a warm-up round's broker CPU in JIT compiler threads under which the broker counts as warm. */
+    static final double WARM_COMPILER_SHARE = 0.05;
+
+    /**
+     * Runs drains of empty jobs, unrecorded, for at least {@code minSeconds} and then until a round spent
+     * less than {@value #WARM_COMPILER_SHARE} of the broker's CPU in JIT compiler threads (at most
+     * {@code maxSeconds}): a broker still compiling is not the steady state a user runs, and its compiler
+     * would be counted in the first lane's CPU per job. Brokers without a JIT stop at the minimum.
+     */
+    void warmUp(QueueSystem s, int minSeconds, int maxSeconds) {
+        long start = System.nanoTime();
+        ProcessStats stats = new ProcessStats(s.pid(), settings.clockTicks());
         int round = 0;
+        double compilerShare;
         do {
             round++;
             try {
+                double cpu = stats.cpuSeconds();
+                double compiler = stats.compilerCpuSeconds();
                 Drain d = drain(s, "warmup", round, 16, 0, settings.quick() ? 2_000 : 5_000);
-                Benchmark.LOG.printf("warm-up %s round %d: %s jobs/s%s%n", s.name(), round,
-                        Results.fmt(d.jobsPerSecond), d.problem == null ? "" : " — " + d.problem);
+                double cpuRound = stats.cpuSeconds() - cpu;
+                compilerShare = cpuRound <= 0 ? 0 : (stats.compilerCpuSeconds() - compiler) / cpuRound;
+                Benchmark.LOG.printf("warm-up %s round %d: %s jobs/s, %.0f%% of the broker's CPU compiling%s%n",
+                        s.name(), round, Results.fmt(d.jobsPerSecond), compilerShare * 100,
+                        d.problem == null ? "" : " — " + d.problem);
             } catch (Exception e) {
                 Benchmark.LOG.printf("warm-up %s failed: %s%n", s.name(), Benchmark.describe(e));
                 return;
             }
-        } while (System.nanoTime() < until);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (seconds >= maxSeconds || (seconds >= minSeconds && compilerShare < WARM_COMPILER_SHARE)) {
+                return;
+            }
+        } while (true);
     }
 }

@@ -23,6 +23,26 @@ final class ProcessStats {
         return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / (double) clockTicksPerSecond;
     }
 
+    /** utime + stime of the JVM's JIT compiler threads (none in a broker that is not a JVM), in seconds. */
+    double compilerCpuSeconds() throws IOException {
+        long ticks = 0;
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    if (!Files.readString(task.resolve("comm")).matches("C[12] CompilerThre.*\\s*")) {
+                        continue;
+                    }
+                    String stat = Files.readString(task.resolve("stat"));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                } catch (IOException gone) {
+                    // a compiler thread that ended since the listing
+                }
+            }
+        }
+        return ticks / (double) clockTicksPerSecond;
+    }
+
     /** VmRSS in MiB. */
     double rssMiB() throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
