@@ -78,7 +78,8 @@ class FailedJobController {
 
     /** One bounded, atomic command per step; pops and pushes interleave between the steps. */
     private Mono<Long> retryInSteps(FailedJobSelector selector, long sofar, int step) {
-        return broker.submit(new Command.RetryFailedJobs(selector, FailedJobs.BULK_STEP), Result.FailedJobsRetried.class)
+        return broker.submit(new Command.RetryFailedJobs(selector, FailedJobs.BULK_STEP),
+                        Result.FailedJobsRetried.class)
                 .flatMap(done -> {
                     long total = sofar + done.retried();
                     if (done.retried() == 0 || done.remaining() == 0) {

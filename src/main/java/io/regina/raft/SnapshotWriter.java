@@ -84,8 +84,7 @@ final class SnapshotWriter implements AutoCloseable {
             try {
                 image.write();
             } catch (IOException | RuntimeException e) {
-                LOG.error("snapshot at index {} not written; the next threshold crossing tries again", image.index(),
-                        e);
+                LOG.error("snapshot at index {} not written; tried again at Ratis' next call", image.index(), e);
             }
         }, thread);
         return RaftLog.INVALID_LOG_INDEX;
