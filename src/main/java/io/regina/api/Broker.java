@@ -29,7 +29,12 @@ class Broker {
      * on the thread that subscribed (its {@link EventLoops event loop}).
      */
     <R extends Result> Mono<R> submit(Command command, Class<R> expected) {
-        return resumed(() -> bus.submit(command)).map(result -> expected.cast(accepted(result)));
+        return submit(() -> bus.submit(command), expected);
+    }
+
+    /** As {@link #submit(Command, Class)}, for a submission made another way ({@link PopWaiters#submitServing}). */
+    <R extends Result> Mono<R> submit(Supplier<CompletableFuture<Result>> submission, Class<R> expected) {
+        return resumed(submission).map(result -> expected.cast(accepted(result)));
     }
 
     private static Result accepted(Result result) {

@@ -83,7 +83,7 @@ class PopController {
         // A queue of the namespace created while this poll waits has no waiter armed: look again at least
         // every RECHECK so it is found without a push to one of the queues already watched.
         Mono<Result.Popped> result = options.longPoll()
-                ? longPoll(queues, options.group(), null, look,
+                ? longPoll(queues, options.group(), null, look, null,
                         System.nanoTime() + Duration.ofMillis(options.timeout()).toNanos(), RECHECK)
                 : look.get();
         return result.map(this::answer);
@@ -151,7 +151,7 @@ class PopController {
         }
         AtomicBoolean looked = new AtomicBoolean();
         Supplier<Mono<Result.Popped>> look = () -> looked.getAndSet(true) ? attempt(attempt) : first.apply(attempt);
-        return longPoll(() -> List.of(queue), options.group(), partition, look,
+        return longPoll(() -> List.of(queue), options.group(), partition, look, () -> attempt.command(List.of()),
                 System.nanoTime() + Duration.ofMillis(options.timeout()).toNanos(), null).map(this::answer);
     }
 
@@ -215,18 +215,18 @@ class PopController {
 
     /**
      * Looks, and if nothing came, waits for a push to one of the watched queues (or {@code recheck}, when
-     * not null) and looks again, until something comes or the deadline passes.
+     * not null) and looks again, until something comes or the deadline passes. With {@code served} (a pop
+     * of one queue) a push may submit that pop for this poll in its own entry ({@link PopWaiters#takeFor}):
+     * its answer is this poll's when it brought messages.
      */
     private Mono<Result.Popped> longPoll(Supplier<List<String>> watched, String group, String partition,
-                                         Supplier<Mono<Result.Popped>> look, long deadline, Duration recheck) {
+                                         Supplier<Mono<Result.Popped>> look, Supplier<Command> served,
+                                         long deadline, Duration recheck) {
         return Mono.defer(() -> {
             List<String> queues = watched.get();
             List<PopWaiters.Waiter> parked = new ArrayList<>(queues.size());
-            List<CompletableFuture<Void>> wakes = new ArrayList<>(queues.size());
             for (String queue : queues) {
-                PopWaiters.Waiter waiter = waiters.arm(queue, group, partition);
-                parked.add(waiter);
-                wakes.add(waiter.wake());
+                parked.add(waiters.arm(queue, group, partition));
             }
             Runnable disarm = () -> {
                 for (int i = 0; i < queues.size(); i++) {
@@ -243,16 +243,49 @@ class PopController {
                     }
                     return Mono.just(popped);
                 }
+                if (served != null) {
+                    parked.forEach(waiter -> waiter.servable(served));
+                }
                 Duration wait = Duration.ofNanos(remaining);
                 if (recheck != null && recheck.compareTo(wait) < 0) {
                     wait = recheck;
                 }
-                return Mono.fromFuture(CompletableFuture.anyOf(wakes.toArray(CompletableFuture[]::new)), true)
-                        .timeout(wait, Mono.empty())
+                return Mono.fromFuture(anyWake(parked), true)
+                        .timeout(wait, leave(parked))
                         .doFinally(signal -> disarm.run())
-                        .then(Mono.defer(() -> System.nanoTime() >= deadline ? Mono.just(popped)
-                                : longPoll(watched, group, partition, look, deadline, recheck)));
+                        .flatMap(result -> {
+                            Result.Popped brought = result instanceof Result.Rejected ? null : popped(result);
+                            return brought == null || brought.messages().isEmpty() ? Mono.<Result.Popped>empty()
+                                    : Mono.just(brought);
+                        })
+                        .switchIfEmpty(Mono.defer(() -> System.nanoTime() >= deadline ? Mono.just(popped)
+                                : longPoll(watched, group, partition, look, served, deadline, recheck)));
             });
+        });
+    }
+
+    /** The first wake-up of any of the waiters: null for a plain one, the served pop's result otherwise. */
+    private static CompletableFuture<Result> anyWake(List<PopWaiters.Waiter> parked) {
+        if (parked.size() == 1) {
+            return parked.get(0).wake();
+        }
+        return CompletableFuture.anyOf(parked.stream().map(PopWaiters.Waiter::wake).toArray(CompletableFuture[]::new))
+                .thenApply(Result.class::cast);
+    }
+
+    /**
+     * At the deadline: the waiters leave, unless a push or a wake-up took one first; then its wake is on its
+     * way (a served pop may already hold a lease for this poll) and the poll takes it rather than drop it.
+     */
+    private static Mono<Result> leave(List<PopWaiters.Waiter> parked) {
+        return Mono.defer(() -> {
+            List<PopWaiters.Waiter> taken = new ArrayList<>();
+            for (PopWaiters.Waiter waiter : parked) {
+                if (!waiter.take()) {
+                    taken.add(waiter);
+                }
+            }
+            return taken.isEmpty() ? Mono.empty() : Mono.fromFuture(anyWake(taken), true);
         });
     }
 

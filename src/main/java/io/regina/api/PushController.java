@@ -14,19 +14,22 @@ import java.util.List;
 
 /**
  * {@code POST /api/v1/push} (routed by {@link HotRoutes}): one replicated command per request, so a
- * request's messages appear together.
+ * request's messages appear together. Long-polls parked on this node for these messages ride in the
+ * same entry ({@link PopWaiters#submitServing}).
  */
 @Component
 class PushController {
     private final Broker broker;
+    private final PopWaiters waiters;
     private final MemoryWatermark watermark;
     private final DiskReserve disk;
     private final ProducerStamp stamp;
     private final Counter pushed;
 
-    PushController(Broker broker, MemoryWatermark watermark, DiskReserve disk, ProducerStamp stamp,
-            MeterRegistry meters) {
+    PushController(Broker broker, PopWaiters waiters, MemoryWatermark watermark, DiskReserve disk,
+            ProducerStamp stamp, MeterRegistry meters) {
         this.broker = broker;
+        this.waiters = waiters;
         this.watermark = watermark;
         this.disk = disk;
         this.stamp = stamp;
@@ -50,7 +53,8 @@ class PushController {
         }
         watermark.checkPush();
         disk.checkPush();
-        return broker.submit(new Command.Push(parsed), Result.Pushed.class).map(result -> {
+        Command.Push push = new Command.Push(parsed);
+        return broker.submit(() -> waiters.submitServing(push), Result.Pushed.class).map(result -> {
             List<PushResponseItem> answer = new ArrayList<>(result.outcomes().size());
             for (Result.PushOutcome outcome : result.outcomes()) {
                 answer.add(item(outcome));

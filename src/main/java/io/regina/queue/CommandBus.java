@@ -1,5 +1,7 @@
 package io.regina.queue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -12,6 +14,19 @@ public interface CommandBus {
 
     /** Replicate and apply a command; completes with its result once it is durable and applied. */
     CompletableFuture<Result> submit(Command command);
+
+    /**
+     * Submits commands to be applied in this order, each future completing with its own command's result.
+     * A Raft bus puts them in one log entry, so no other command comes between them; this default
+     * submits them one by one.
+     */
+    default List<CompletableFuture<Result>> submitTogether(List<Command> commands) {
+        List<CompletableFuture<Result>> results = new ArrayList<>(commands.size());
+        for (Command command : commands) {
+            results.add(submit(command));
+        }
+        return results;
+    }
 
     /**
      * Run a query against one consistent view of this node's applied state. Applies wait while it

@@ -77,27 +77,51 @@ public final class GroupCommitter implements AutoCloseable {
 
     /** Replicates and applies a command; completes with its result once durable and applied. */
     public CompletableFuture<Result> submit(Command command) {
-        byte[] encoded;
-        try {
-            encoded = EntryCodec.encodeCommand(command);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
+        return submitTogether(List.of(command)).get(0);
+    }
+
+    /**
+     * Replicates and applies commands in this order with nothing between them: they join the queue
+     * together, so they travel in one entry unless the entry's limits split them (then in consecutive
+     * entries, still in order). A command that cannot be encoded or is too large is answered at once and
+     * the others go on.
+     */
+    public List<CompletableFuture<Result>> submitTogether(List<Command> commands) {
+        List<CompletableFuture<Result>> futures = new ArrayList<>(commands.size());
+        List<Pending> accepted = new ArrayList<>(commands.size());
+        long now = System.nanoTime();
+        for (Command command : commands) {
+            byte[] encoded;
+            try {
+                encoded = EntryCodec.encodeCommand(command);
+            } catch (RuntimeException e) {
+                futures.add(CompletableFuture.failedFuture(e));
+                continue;
+            }
+            if (encoded.length > limits.maxCommandBytes()) {
+                futures.add(CompletableFuture.completedFuture(
+                        Rejection.TOO_LARGE.reject(encoded.length, limits.maxCommandBytes())));
+                continue;
+            }
+            Pending pending = new Pending(encoded, now, new CompletableFuture<>());
+            accepted.add(pending);
+            futures.add(pending.future());
         }
-        if (encoded.length > limits.maxCommandBytes()) {
-            return CompletableFuture.completedFuture(
-                    Rejection.TOO_LARGE.reject(encoded.length, limits.maxCommandBytes()));
+        if (accepted.isEmpty()) {
+            return futures;
         }
-        Pending pending = new Pending(encoded, System.nanoTime(), new CompletableFuture<>());
         List<List<Pending>> batches;
         synchronized (this) {
             if (closed) {
-                return CompletableFuture.failedFuture(new IllegalStateException("the raft node is shutting down"));
+                IllegalStateException shuttingDown = new IllegalStateException("the raft node is shutting down");
+                accepted.forEach(p -> p.future().completeExceptionally(shuttingDown));
+                return futures;
             }
-            queue.add(pending);
+            queue.addAll(accepted);
             batches = takeBatches();
         }
         batches.forEach(this::send);
-        return pending.future();
+        return futures;
     }
 
     /** Under the lock: the batches that may start now. */

@@ -6,6 +6,7 @@ import io.regina.queue.Command;
 import io.regina.queue.CommandBus;
 import io.regina.queue.Result;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -35,6 +36,11 @@ public final class RaftCommandBus implements CommandBus {
     @Override
     public CompletableFuture<Result> submit(Command command) {
         return committer.submit(Objects.requireNonNull(command, "command"));
+    }
+
+    @Override
+    public List<CompletableFuture<Result>> submitTogether(List<Command> commands) {
+        return committer.submitTogether(commands);
     }
 
     @Override
