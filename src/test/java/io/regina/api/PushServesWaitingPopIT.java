@@ -92,6 +92,7 @@ class PushServesWaitingPopIT extends RunningBroker {
         Thread.sleep(300);
         assertThat(other).as("one message, one delivery").isNotDone();
 
+        post("/api/v1/ack", ack(x.path("messages").get(0)), 200); // the partition's lease ends
         push(q, "y");
         assertThat(other.get(15, TimeUnit.SECONDS).path("messages").get(0).path("data").asString()).isEqualTo("y");
     }
