@@ -20,6 +20,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.proto.RaftProtos.StateMachineLogEntryProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -83,6 +84,7 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
     private final BackgroundCatchUp catchUp = new BackgroundCatchUp("state-catch-up", this::catchUpSlice);
     private final SnapshotWriter snapshots = new SnapshotWriter("snapshot-writer", this::latestSnapshotIndex);
+    private final LocalAnswers localAnswers = new LocalAnswers();
 
     /** When the last apply ended ({@link System#nanoTime}): the catch-up waits for applies to pause. */
     private volatile long lastApplied = System.nanoTime();
@@ -101,6 +103,11 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
         this.metrics = Objects.requireNonNull(metrics);
         this.maxRequestBytes = maxRequestBytes;
         this.state = adapter.empty();
+    }
+
+    /** Where the results of this node's own entries go when it leads (see {@link LocalAnswers}). */
+    LocalAnswers localAnswers() {
+        return localAnswers;
     }
 
     /** The production state machine over {@link BrokerState}. */
@@ -240,6 +247,10 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
             catchUp.wake();
         }
         notifyDeliverable(deliverable);
+        StateMachineLogEntryProto submitted = logEntry.getStateMachineLogEntry();
+        if (localAnswers.answer(submitted.getClientId(), submitted.getCallId(), results)) {
+            return CompletableFuture.completedFuture(Message.EMPTY);
+        }
         byte[] reply = EntryCodec.encodeResults(results);
         return CompletableFuture.completedFuture(Message.valueOf(UnsafeByteOperations.unsafeWrap(reply)));
     }

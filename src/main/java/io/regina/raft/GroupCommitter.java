@@ -4,7 +4,6 @@ import io.regina.queue.Command;
 import io.regina.queue.Rejection;
 import io.regina.queue.Result;
 
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -36,10 +35,10 @@ public final class GroupCommitter implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(GroupCommitter.class);
 
-    /** Sends one encoded client request (a whole entry) and completes with the encoded reply. */
+    /** Sends one encoded client request (a whole entry) and completes with its results, one per command. */
     @FunctionalInterface
     public interface EntrySender {
-        CompletableFuture<ByteBuffer> send(byte[] request);
+        CompletableFuture<List<Result>> send(byte[] request);
     }
 
     /** Limits of one entry and of the pipeline. */
@@ -153,7 +152,7 @@ public final class GroupCommitter implements AutoCloseable {
             commands.add(p.encoded());
         }
         long started = System.nanoTime();
-        CompletableFuture<ByteBuffer> reply;
+        CompletableFuture<List<Result>> reply;
         try {
             byte[] request = EntryCodec.encodeRequest(commands);
             metrics.recordEntrySubmitted(batch.size());
@@ -161,17 +160,17 @@ public final class GroupCommitter implements AutoCloseable {
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        reply.whenComplete((bytes, error) -> complete(batch, bytes, error, started));
+        reply.whenComplete((results, error) -> complete(batch, results, error, started));
     }
 
-    private void complete(List<Pending> batch, ByteBuffer reply, Throwable error, long started) {
+    private void complete(List<Pending> batch, List<Result> results, Throwable error, long started) {
         boolean mine;
         synchronized (this) {
             mine = inflight.remove(batch);
         }
         try {
             if (mine) {
-                deliver(batch, reply, error, started);
+                deliver(batch, results, error, started);
             }
         } finally {
             List<List<Pending>> next;
@@ -182,10 +181,9 @@ public final class GroupCommitter implements AutoCloseable {
         }
     }
 
-    private void deliver(List<Pending> batch, ByteBuffer reply, Throwable error, long started) {
+    private void deliver(List<Pending> batch, List<Result> results, Throwable error, long started) {
         if (error == null) {
             try {
-                List<Result> results = EntryCodec.decodeResults(reply);
                 if (results.size() != batch.size()) {
                     throw new CodecException("entry of " + batch.size() + " commands answered " + results.size()
                             + " results");

@@ -1,7 +1,9 @@
 package io.regina.raft;
 
+import io.regina.queue.Result;
+
 import java.io.IOException;
-import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -25,7 +27,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Sends the {@link GroupCommitter}'s entries to the leader: straight into the local server when this
- * node leads (no RPC hop, a stable client id and rising call ids for the retry cache), else through a
+ * node leads (no RPC hop, a stable client id and rising call ids for the retry cache, the results handed
+ * over by the state machine, {@link LocalAnswers}), else through a
  * {@link RaftClient} to the remote leader; an entry the local server refuses because it just lost
  * leadership is forwarded too. A reply is passed on on the thread that completed it (see
  * {@link GroupCommitter}); only a forward, which may have to build the client, runs on the forwarding
@@ -41,15 +44,16 @@ final class LeaderRouter implements AutoCloseable {
     private final ExecutorService forwardExecutor;
     private final RaftMetrics metrics;
     private final RaftPeerId selfId;
-    private final ClientId clientId = ClientId.randomId();
+    private final LocalAnswers answers;
     private final AtomicLong callIds = new AtomicLong();
     private final AtomicLong answeredIndex = new AtomicLong(-1);
     private final Object clientLock = new Object();
     private RaftClient forwardClient;
 
-    LeaderRouter(RaftNodeSettings settings, RaftGroup group, LocalServer local, ExecutorService forwardExecutor,
-            RaftMetrics metrics) {
+    LeaderRouter(RaftNodeSettings settings, RaftGroup group, LocalServer local, LocalAnswers answers,
+            ExecutorService forwardExecutor, RaftMetrics metrics) {
         this.settings = settings;
+        this.answers = answers;
         this.group = group;
         this.local = local;
         this.forwardExecutor = forwardExecutor;
@@ -57,8 +61,8 @@ final class LeaderRouter implements AutoCloseable {
         this.selfId = RaftPeerId.valueOf(settings.nodeId());
     }
 
-    /** Sends one encoded entry; completes with the encoded results. */
-    CompletableFuture<ByteBuffer> send(byte[] request) {
+    /** Sends one encoded entry; completes with its results, one per command. */
+    CompletableFuture<List<Result>> send(byte[] request) {
         RaftServer s = local.server();
         RaftServer.Division d = local.division();
         if (s == null || d == null) {
@@ -69,11 +73,13 @@ final class LeaderRouter implements AutoCloseable {
         if (!d.getInfo().isLeader()) {
             return forward(message);
         }
+        long callId = callIds.incrementAndGet();
+        CompletableFuture<List<Result>> answer = answers.expect(callId);
         RaftClientRequest clientRequest = RaftClientRequest.newBuilder()
-                .setClientId(clientId)
+                .setClientId(answers.clientId())
                 .setServerId(selfId)
                 .setGroupId(RaftNode.GROUP_ID)
-                .setCallId(callIds.incrementAndGet())
+                .setCallId(callId)
                 .setMessage(message)
                 .setType(RaftClientRequest.writeRequestType())
                 .build();
@@ -84,15 +90,16 @@ final class LeaderRouter implements AutoCloseable {
             reply = CompletableFuture.failedFuture(e);
         }
         return reply.handle((r, error) -> {
+            answers.forget(callId);
             Throwable failure = error != null ? unwrap(error) : r.isSuccess() ? null : r.getException();
             if (failure == null) {
-                return CompletableFuture.completedFuture(answered(r));
+                return CompletableFuture.completedFuture(answer.isDone() ? answeredHere(r, answer.join()) : answered(r));
             }
             if (isLeadershipFailure(failure)) {
                 LOG.debug("{} lost leadership ({}); forwarding the entry", settings.nodeId(), failure.toString());
                 return CompletableFuture.supplyAsync(() -> forward(message), forwardExecutor).thenCompose(f -> f);
             }
-            return CompletableFuture.<ByteBuffer>failedFuture(failure);
+            return CompletableFuture.<List<Result>>failedFuture(failure);
         }).thenCompose(f -> f);
     }
 
@@ -108,7 +115,7 @@ final class LeaderRouter implements AutoCloseable {
         return t;
     }
 
-    private CompletableFuture<ByteBuffer> forward(Message message) {
+    private CompletableFuture<List<Result>> forward(Message message) {
         RaftClient client;
         try {
             client = forwardClient();
@@ -134,9 +141,15 @@ final class LeaderRouter implements AutoCloseable {
         });
     }
 
-    private ByteBuffer answered(RaftClientReply reply) {
+    private List<Result> answered(RaftClientReply reply) {
         answeredIndex.accumulateAndGet(reply.getLogIndex(), Math::max);
-        return reply.getMessage().getContent().asReadOnlyByteBuffer();
+        return EntryCodec.decodeResults(reply.getMessage().getContent().asReadOnlyByteBuffer());
+    }
+
+    /** A reply whose results the state machine handed over here ({@link LocalAnswers}). */
+    private List<Result> answeredHere(RaftClientReply reply, List<Result> results) {
+        answeredIndex.accumulateAndGet(reply.getLogIndex(), Math::max);
+        return results;
     }
 
     /** The highest log index of an entry this node was answered for (applied by the leader), or -1. */

@@ -68,7 +68,7 @@ public final class RaftNode implements AutoCloseable {
         RaftGroup group = RaftGroup.valueOf(GROUP_ID, peers);
         this.forwardExecutor = Executors.newSingleThreadExecutor(daemonThreads("regina-raft-forward-" + settings.nodeId()));
         this.local = new LocalServer(settings, group, stateMachine);
-        this.router = new LeaderRouter(settings, group, local, forwardExecutor, metrics);
+        this.router = new LeaderRouter(settings, group, local, stateMachine.localAnswers(), forwardExecutor, metrics);
         this.committer = new GroupCommitter(router::send, metrics, settings.limits());
         this.ticker = new LeaderTicker(settings, local, committer, stateMachine,
                 Executors.newSingleThreadScheduledExecutor(daemonThreads("regina-raft-tick-" + settings.nodeId())));
@@ -167,6 +167,11 @@ public final class RaftNode implements AutoCloseable {
 
     public RaftNodeSettings settings() {
         return settings;
+    }
+
+    /** This node's Ratis division, or null before start: for tests that look inside Ratis. */
+    RaftServer.Division division() {
+        return local.division();
     }
 
     public BrokerStateMachine<?> stateMachine() {

@@ -24,13 +24,13 @@ import org.junit.jupiter.api.Test;
 class GroupCommitterTest {
 
     final List<List<Command>> sent = new CopyOnWriteArrayList<>();
-    final List<CompletableFuture<ByteBuffer>> replies = new CopyOnWriteArrayList<>();
+    final List<CompletableFuture<List<Result>>> replies = new CopyOnWriteArrayList<>();
     final RaftMetrics metrics = new RaftMetrics();
 
     GroupCommitter committer(GroupCommitter.Limits limits) {
         return new GroupCommitter(request -> {
             sent.add(EntryCodec.decodeRequest(ByteBuffer.wrap(request)));
-            CompletableFuture<ByteBuffer> reply = new CompletableFuture<>();
+            CompletableFuture<List<Result>> reply = new CompletableFuture<>();
             replies.add(reply);
             return reply;
         }, metrics, limits);
@@ -42,7 +42,7 @@ class GroupCommitterTest {
         for (Command c : sent.get(i)) {
             results.add(new Result.Cleared(((Command.ClearQueue) c).queue(), i));
         }
-        replies.get(i).complete(ByteBuffer.wrap(EntryCodec.encodeResults(results)));
+        replies.get(i).complete(results);
     }
 
     /** Waits until {@code entries} entries are sent: after a reply, the next goes out from the answering thread. */
@@ -149,7 +149,7 @@ class GroupCommitterTest {
     void aWrongNumberOfResultsFailsTheEntry() throws Exception {
         GroupCommitter committer = committer(GroupCommitter.Limits.defaults());
         CompletableFuture<Result> f = committer.submit(new Command.Tick());
-        replies.get(0).complete(ByteBuffer.wrap(EntryCodec.encodeResults(List.of())));
+        replies.get(0).complete(List.of());
         assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).hasMessageContaining("answered 0 results");
     }
 

@@ -24,11 +24,13 @@ import java.util.stream.Stream;
 
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.protocol.ClientInvocationId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.server.RetryCache;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +54,45 @@ class RaftNodeTest {
     static BrokerStateMachine<FakeState> fakeMachine(RaftMetrics metrics) {
         return new BrokerStateMachine<>(FakeState.ADAPTER, metrics,
                 RaftNode.maxRequestBytes(GroupCommitter.Limits.defaults()));
+    }
+
+    @Test
+    void theLeadersOwnEntriesHandTheirResultsOverAndLeaveNoPayloadInTheRetryCache() throws Exception {
+        int port = FakeState.freePort();
+        RaftMetrics metrics = new RaftMetrics();
+        BrokerStateMachine<FakeState> machine = fakeMachine(metrics);
+        try (RaftNode node = new RaftNode(settings(port), machine, metrics)) {
+            node.start();
+            for (int i = 0; i < 5; i++) {
+                Result pushed = node.submit(FakeState.push("orders", "m-" + i)).get(30, TimeUnit.SECONDS);
+                assertThat(((Result.Pushed) pushed).outcomes().get(0).messageId()).isEqualTo("m-" + i);
+            }
+            RetryCache cache = node.division().getRetryCache();
+            int cached = 0;
+            for (long callId = 1; callId <= 50; callId++) {
+                RetryCache.Entry entry = cache.getIfPresent(
+                        ClientInvocationId.valueOf(machine.localAnswers().clientId(), callId));
+                if (entry != null) {
+                    cached++;
+                    assertThat(entry.getReplyFuture().get(30, TimeUnit.SECONDS).getMessage().getContent().isEmpty())
+                            .as("the cached reply of call %d holds no results", callId).isTrue();
+                }
+            }
+            assertThat(cached).as("this node's own calls are in the retry cache").isGreaterThanOrEqualTo(5);
+
+            // another client (a follower forwarding its entries) still gets the results in Ratis' reply
+            RaftGroup group = RaftGroup.valueOf(RaftNode.GROUP_ID,
+                    RaftPeer.newBuilder().setId("n1").setAddress("127.0.0.1:" + port).build());
+            try (RaftClient client = RaftClient.newBuilder().setProperties(new RaftProperties()).setRaftGroup(group)
+                    .setRetryPolicy(RetryPolicies.noRetry()).build()) {
+                byte[] request = EntryCodec.encodeRequest(List.of(EntryCodec.encodeCommand(
+                        FakeState.push("orders", "forwarded"))));
+                RaftClientReply reply = client.io().send(Message.valueOf(
+                        org.apache.ratis.thirdparty.com.google.protobuf.ByteString.copyFrom(request)));
+                List<Result> results = EntryCodec.decodeResults(reply.getMessage().getContent().asReadOnlyByteBuffer());
+                assertThat(((Result.Pushed) results.get(0)).outcomes().get(0).messageId()).isEqualTo("forwarded");
+            }
+        }
     }
 
     @Test
