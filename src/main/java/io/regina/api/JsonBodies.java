@@ -89,19 +89,28 @@ class JsonBodies {
             return Mono.error(new UnsupportedMediaTypeStatusException(contentType, JSON_TYPES, NAMED_BODY_TYPE));
         }
         return DataBufferUtils.join(request.getBody(), maxBytes).flatMap(buffer -> {
-            byte[] bytes = utf8(bytes(buffer), contentType);
-            if (bytes.length == 0) {
-                return Mono.empty();
+            try {
+                return read(buffer, contentType, type, what, nonObjectIsNone);
+            } catch (OutOfMemoryError e) {
+                return Mono.error(MemoryWatermark.outOfHeap());
             }
-            if (contentType == null) {
-                return Mono.error(new UnsupportedMediaTypeStatusException(null, JSON_TYPES, NAMED_BODY_TYPE));
-            }
-            if (nonObjectIsNone && !startsWithObject(bytes)) {
-                checkWellFormed(bytes);
-                return Mono.empty();
-            }
-            return Mono.justOrEmpty(bind(bytes, type, what));
         });
+    }
+
+    private <T> Mono<T> read(DataBuffer buffer, MediaType contentType, Class<T> type, String what,
+                             boolean nonObjectIsNone) {
+        byte[] bytes = utf8(bytes(buffer), contentType);
+        if (bytes.length == 0) {
+            return Mono.empty();
+        }
+        if (contentType == null) {
+            return Mono.error(new UnsupportedMediaTypeStatusException(null, JSON_TYPES, NAMED_BODY_TYPE));
+        }
+        if (nonObjectIsNone && !startsWithObject(bytes)) {
+            checkWellFormed(bytes);
+            return Mono.empty();
+        }
+        return Mono.justOrEmpty(bind(bytes, type, what));
     }
 
     /** The body in UTF-8: one declared in another charset is transcoded, as Spring's decoder did. */

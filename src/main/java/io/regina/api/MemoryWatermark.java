@@ -44,4 +44,15 @@ class MemoryWatermark {
             throw ApiException.of(Rejection.MEMORY_FULL, live >> 20, max >> 20);
         }
     }
+
+    /**
+     * The refusal of a request that ran out of heap while it was read or prepared, before the watermark saw
+     * the heap fill (a large push on a small heap): the same 429 as past the watermark, never a 500 or a cut
+     * connection. What the request allocated is garbage once it is refused.
+     */
+    static ApiException outOfHeap() {
+        Runtime runtime = Runtime.getRuntime();
+        return ApiException.of(Rejection.MEMORY_FULL, (runtime.totalMemory() - runtime.freeMemory()) >> 20,
+                runtime.maxMemory() >> 20);
+    }
 }

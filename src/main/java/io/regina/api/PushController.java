@@ -47,7 +47,12 @@ class PushController {
     }
 
     private Mono<List<PushResponseItem>> push(List<PushRequest.Item> items, String producerSub) {
-        List<Command.PushItem> parsed = PushItems.read(items, producerSub);
+        List<Command.PushItem> parsed;
+        try {
+            parsed = PushItems.read(items, producerSub);
+        } catch (OutOfMemoryError e) {
+            throw MemoryWatermark.outOfHeap();
+        }
         if (parsed.isEmpty()) {
             return Mono.just(List.of());
         }

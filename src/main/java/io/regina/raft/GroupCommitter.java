@@ -96,6 +96,13 @@ public final class GroupCommitter implements AutoCloseable {
             } catch (RuntimeException e) {
                 futures.add(CompletableFuture.failedFuture(e));
                 continue;
+            } catch (OutOfMemoryError e) {
+                // a command the heap cannot hold twice is refused as a full memory refuses a push (429),
+                // rather than fail the request on its event loop; its bytes are garbage once refused
+                Runtime runtime = Runtime.getRuntime();
+                futures.add(CompletableFuture.completedFuture(Rejection.MEMORY_FULL.reject(
+                        (runtime.totalMemory() - runtime.freeMemory()) >> 20, runtime.maxMemory() >> 20)));
+                continue;
             }
             if (encoded.length > limits.maxCommandBytes()) {
                 futures.add(CompletableFuture.completedFuture(

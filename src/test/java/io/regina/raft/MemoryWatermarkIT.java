@@ -33,7 +33,7 @@ class MemoryWatermarkIT {
                     break;
                 }
             }
-            assertThat(last.statusCode()).as(last.body()).isEqualTo(429);
+            assertThat(last.statusCode()).as(last.body() + "\n" + broker.logTail()).isEqualTo(429);
             assertThat(last.body()).contains("memory is full");
             assertThat(broker.isAlive()).isTrue();
             assertThat(broker.send("GET", "/health", null).statusCode()).isEqualTo(200);
