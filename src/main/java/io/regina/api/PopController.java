@@ -216,7 +216,7 @@ class PopController {
     /**
      * Looks, and if nothing came, waits for a push to one of the watched queues (or {@code recheck}, when
      * not null) and looks again, until something comes or the deadline passes. With {@code served} (a pop
-     * of one queue) a push may submit that pop for this poll in its own entry ({@link PopWaiters#takeFor}):
+     * of one queue) a push may submit that pop for this poll in its own entry ({@link PopWaiters#submitServing}):
      * its answer is this poll's when it brought messages.
      */
     private Mono<Result.Popped> longPoll(Supplier<List<String>> watched, String group, String partition,

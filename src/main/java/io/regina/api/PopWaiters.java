@@ -56,18 +56,6 @@ class PopWaiters {
             this.resume = resume;
         }
 
-        String group() {
-            return group;
-        }
-
-        String partition() {
-            return partition;
-        }
-
-        boolean watching() {
-            return watching;
-        }
-
         CompletableFuture<Result> wake() {
             return wake;
         }
@@ -137,6 +125,9 @@ class PopWaiters {
      * reads every message, so each group gets its own. A taken waiter must be completed.
      */
     private List<Waiter> takeFor(List<Command.PushItem> items) {
+        if (!anyParked(items)) {
+            return List.of(); // the usual push: nobody waits, so nothing is counted
+        }
         Map<String, Map<String, Integer>> due = dueByQueue(items);
         if (due.isEmpty()) {
             return List.of();
@@ -172,6 +163,16 @@ class PopWaiters {
             }
         });
         return taken;
+    }
+
+    private boolean anyParked(List<Command.PushItem> items) {
+        for (Command.PushItem item : items) {
+            Queue<Waiter> parked = waiting.get(item.queue());
+            if (parked != null && !parked.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Messages due at once, by queue and partition as named in the push ("Default" when none). */

@@ -93,7 +93,7 @@ final class LeaderRouter implements AutoCloseable {
             answers.forget(callId);
             Throwable failure = error != null ? unwrap(error) : r.isSuccess() ? null : r.getException();
             if (failure == null) {
-                return CompletableFuture.completedFuture(answer.isDone() ? answeredHere(r, answer.join()) : answered(r));
+                return CompletableFuture.completedFuture(answered(r, answer.getNow(null)));
             }
             if (isLeadershipFailure(failure)) {
                 LOG.debug("{} lost leadership ({}); forwarding the entry", settings.nodeId(), failure.toString());
@@ -137,19 +137,15 @@ final class LeaderRouter implements AutoCloseable {
                 RaftException e = r.getException();
                 throw new CompletionException(e != null ? e : new IOException("entry failed: " + r));
             }
-            return answered(r);
+            return answered(r, null);
         });
     }
 
-    private List<Result> answered(RaftClientReply reply) {
+    /** The results: {@code handedOver} by the state machine ({@link LocalAnswers}), else those in the reply. */
+    private List<Result> answered(RaftClientReply reply, List<Result> handedOver) {
         answeredIndex.accumulateAndGet(reply.getLogIndex(), Math::max);
-        return EntryCodec.decodeResults(reply.getMessage().getContent().asReadOnlyByteBuffer());
-    }
-
-    /** A reply whose results the state machine handed over here ({@link LocalAnswers}). */
-    private List<Result> answeredHere(RaftClientReply reply, List<Result> results) {
-        answeredIndex.accumulateAndGet(reply.getLogIndex(), Math::max);
-        return results;
+        return handedOver != null ? handedOver
+                : EntryCodec.decodeResults(reply.getMessage().getContent().asReadOnlyByteBuffer());
     }
 
     /** The highest log index of an entry this node was answered for (applied by the leader), or -1. */
