@@ -82,6 +82,12 @@ public class ReginaProperties {
         /** Log entries the group committer keeps in flight before it queues commands for the next one. */
         private int maxInflightEntries = 2;
 
+        /**
+         * A further entry goes out beside those in flight only while each of them carries fewer commands than
+         * this; under load the commands wait and travel together (fewer entries, less CPU per command).
+         */
+        private int overlapBelowCommands = 4;
+
         /** Most commands in one log entry. */
         private int maxCommandsPerEntry = 4096;
 
@@ -117,6 +123,14 @@ public class ReginaProperties {
 
         public void setMaxInflightEntries(int maxInflightEntries) {
             this.maxInflightEntries = maxInflightEntries;
+        }
+
+        public int getOverlapBelowCommands() {
+            return overlapBelowCommands;
+        }
+
+        public void setOverlapBelowCommands(int overlapBelowCommands) {
+            this.overlapBelowCommands = overlapBelowCommands;
         }
 
         public int getMaxCommandsPerEntry() {

@@ -52,7 +52,7 @@ class GroupCommitterTest {
 
     @Test
     void queuesWhileEntriesAreInFlightThenSendsEverythingInOneEntry() throws Exception {
-        GroupCommitter committer = committer(new GroupCommitter.Limits(2, 4096, 1 << 20, 1 << 20));
+        GroupCommitter committer = committer(new GroupCommitter.Limits(2, Integer.MAX_VALUE, 4096, 1 << 20, 1 << 20));
         List<CompletableFuture<Result>> futures = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             futures.add(committer.submit(new Command.ClearQueue("q" + i)));
@@ -79,8 +79,40 @@ class GroupCommitterTest {
     }
 
     @Test
+    void aSecondEntryGoesBesideASmallOneButWaitsBehindALargeOne() throws Exception {
+        GroupCommitter committer = committer(new GroupCommitter.Limits(2, 3, 4096, 1 << 20, 1 << 20));
+        // a small entry in flight: the next command does not wait for it
+        committer.submit(new Command.ClearQueue("a"));
+        committer.submit(new Command.ClearQueue("b"));
+        assertThat(sent).hasSize(2);
+        answer(0);
+        answer(1);
+        awaitSent(2);
+        assertThat(committer.inflightEntries()).isZero();
+
+        // an entry of three commands in flight: what comes meanwhile waits and travels as one entry
+        committer.submitTogether(List.of(new Command.ClearQueue("c"), new Command.ClearQueue("d"),
+                new Command.ClearQueue("e")));
+        List<CompletableFuture<Result>> waiting = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            waiting.add(committer.submit(new Command.ClearQueue("w" + i)));
+        }
+        assertThat(sent).hasSize(3);
+        assertThat(sent.get(2)).hasSize(3);
+        assertThat(committer.queuedCommands()).isEqualTo(5);
+
+        answer(2);
+        awaitSent(4);
+        assertThat(sent.get(3)).hasSize(5);
+        answer(3);
+        for (int i = 0; i < 5; i++) {
+            assertThat(((Result.Cleared) waiting.get(i).get(10, TimeUnit.SECONDS)).queue()).isEqualTo("w" + i);
+        }
+    }
+
+    @Test
     void respectsTheCommandAndByteCapsPerEntry() throws Exception {
-        GroupCommitter committer = committer(new GroupCommitter.Limits(1, 3, 1 << 20, 1 << 20));
+        GroupCommitter committer = committer(new GroupCommitter.Limits(1, Integer.MAX_VALUE, 3, 1 << 20, 1 << 20));
         for (int i = 0; i < 8; i++) {
             committer.submit(new Command.ClearQueue("q" + i));
         }
@@ -92,7 +124,7 @@ class GroupCommitterTest {
         assertThat(sent.get(2)).hasSize(3);
 
         String big = "x".repeat(1000);
-        GroupCommitter bytes = committer(new GroupCommitter.Limits(1, 100, 2500, 1 << 20));
+        GroupCommitter bytes = committer(new GroupCommitter.Limits(1, Integer.MAX_VALUE, 100, 2500, 1 << 20));
         sent.clear();
         replies.clear();
         for (int i = 0; i < 5; i++) {
@@ -105,7 +137,7 @@ class GroupCommitterTest {
 
     @Test
     void oversizedCommandsAreRefusedAndFailuresReachEveryCallerOfTheEntry() throws Exception {
-        GroupCommitter committer = committer(new GroupCommitter.Limits(1, 100, 1000, 500));
+        GroupCommitter committer = committer(new GroupCommitter.Limits(1, Integer.MAX_VALUE, 100, 1000, 500));
         assertThat(committer.submit(new Command.ClearQueue("y".repeat(600))).get())
                 .isInstanceOfSatisfying(Result.Rejected.class, rejected -> {
                     assertThat(rejected.rejection()).isEqualTo(Rejection.TOO_LARGE);
@@ -126,7 +158,7 @@ class GroupCommitterTest {
 
     @Test
     void submissionsNotAnsweredInTimeFailWithATimeoutAndTheNextOnesGoOut() throws Exception {
-        GroupCommitter committer = committer(new GroupCommitter.Limits(1, 100, 1 << 20, 1 << 20));
+        GroupCommitter committer = committer(new GroupCommitter.Limits(1, Integer.MAX_VALUE, 100, 1 << 20, 1 << 20));
         CompletableFuture<Result> stuck = committer.submit(new Command.ClearQueue("stuck"));
         CompletableFuture<Result> waiting = committer.submit(new Command.ClearQueue("waiting"));
         long submitted = System.nanoTime();
@@ -166,7 +198,7 @@ class GroupCommitterTest {
 
     @Test
     void closeFailsQueuedAndInFlightCommands() {
-        GroupCommitter committer = committer(new GroupCommitter.Limits(1, 100, 1 << 20, 1 << 20));
+        GroupCommitter committer = committer(new GroupCommitter.Limits(1, Integer.MAX_VALUE, 100, 1 << 20, 1 << 20));
         CompletableFuture<Result> inflight = committer.submit(new Command.Tick());
         CompletableFuture<Result> queued = committer.submit(new Command.Tick());
         committer.close();
