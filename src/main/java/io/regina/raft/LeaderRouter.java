@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientAsynchronousProtocol;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroup;
@@ -26,9 +27,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends the {@link GroupCommitter}'s entries to the leader: straight into the local server when this
- * node leads (no RPC hop, a stable client id and rising call ids for the retry cache, the results handed
- * over by the state machine, {@link LocalAnswers}), else through a
+ * Sends the {@link GroupCommitter}'s entries to the leader: straight into the local division when this
+ * node leads (no RPC hop, and no hop to Ratis' client-request executor either: the division appends on the
+ * calling thread, which only takes the server's lock for the append; a stable client id and rising call
+ * ids for the retry cache; the results handed over by the state machine, {@link LocalAnswers}), else
+ * through a
  * {@link RaftClient} to the remote leader; an entry the local server refuses because it just lost
  * leadership is forwarded too. A reply is passed on on the thread that completed it (see
  * {@link GroupCommitter}); only a forward, which may have to build the client, runs on the forwarding
@@ -85,7 +88,8 @@ final class LeaderRouter implements AutoCloseable {
                 .build();
         CompletableFuture<RaftClientReply> reply;
         try {
-            reply = s.submitClientRequestAsync(clientRequest);
+            reply = d instanceof RaftClientAsynchronousProtocol division
+                    ? division.submitClientRequestAsync(clientRequest) : s.submitClientRequestAsync(clientRequest);
         } catch (IOException | RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
