@@ -46,6 +46,7 @@ public final class FailedJobsBenchmark {
         String heap = System.getProperty("broker.heap", "-Xmx4g");
         BrokerProcess broker = new BrokerProcess(Files.createTempDirectory("regina-failed").resolve("data"),
                 FreePorts.next(), FreePorts.next(), heap.trim().split("\\s+")).start();
+        boolean mismatch = false;
         try {
             String base = broker.baseUrl();
             pushProbes(base, 200_000);
@@ -120,10 +121,14 @@ public final class FailedJobsBenchmark {
             if (total != rows || retried[0] + flushed[0] != rows || left != 0) {
                 System.out.println("MISMATCH: expected " + rows + " rows, table had " + total + ", retried "
                         + retried[0] + ", flushed " + flushed[0] + ", left " + left);
-                System.exit(1);
+                mismatch = true;
             }
         } finally {
             broker.close();
+        }
+        // after the finally: System.exit inside it would skip the close and leave the broker running
+        if (mismatch) {
+            System.exit(1);
         }
     }
 

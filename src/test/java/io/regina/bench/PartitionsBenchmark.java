@@ -24,6 +24,7 @@ public final class PartitionsBenchmark {
         String heap = System.getProperty("broker.heap", "-Xmx2g");
         BrokerProcess broker = new BrokerProcess(Files.createTempDirectory("regina-partitions").resolve("data"),
                 FreePorts.next(), FreePorts.next(), heap).start();
+        boolean failed;
         try {
             ReginaSystem regina = new ReginaSystem(broker.baseUrl(), broker.pid(), "Regina (" + heap + ")", false);
             Settings settings = new Settings(true, runs, 0, List.of(), List.of(), List.of(), 0,
@@ -38,11 +39,13 @@ public final class PartitionsBenchmark {
                     Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), heap, runs,
                     Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim());
             System.out.println(results.markdown());
-            if (results.failed()) {
-                System.exit(1);
-            }
+            failed = results.failed();
         } finally {
             broker.close();
+        }
+        // after the finally: System.exit inside it would skip the close and leave the broker running
+        if (failed) {
+            System.exit(1);
         }
     }
 }
