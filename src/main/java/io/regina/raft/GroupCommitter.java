@@ -20,9 +20,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Group commit above Raft (ARCHITECTURE rule 4): every command that arrives while
- * {@code maxInflightEntries} entries are already in flight waits in a queue, and all queued
- * commands (up to a count and byte cap) travel together in the next log entry. There is no timer:
- * at low load one command is one entry and one fsync; under load one entry carries many commands.
+ * {@code maxInflightEntries} entries are already in flight, or while an entry of
+ * {@code overlapBelowCommands} or more is, waits in a queue, and all queued commands (up to a count
+ * and byte cap) travel together in the next log entry. There is no timer: at low load one command is
+ * one entry and one fsync; under load one entry carries many commands.
  *
  * <p>Each caller's future completes with its own result (index i of the entry's reply) on the thread
  * that answered the entry (on the leader, Ratis' state machine updater), and the next queued entry

@@ -88,6 +88,7 @@ final class LeaderRouter implements AutoCloseable {
                 .build();
         CompletableFuture<RaftClientReply> reply;
         try {
+            // Ratis' division is its RaftServerImpl, which takes client requests; the proxy only if that changes
             reply = d instanceof RaftClientAsynchronousProtocol division
                     ? division.submitClientRequestAsync(clientRequest) : s.submitClientRequestAsync(clientRequest);
         } catch (IOException | RuntimeException e) {
