@@ -5,6 +5,7 @@ import io.regina.testing.TestCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +29,12 @@ class MemoryWatermarkIT {
             String body = "{\"items\":[" + items + "]}";
             HttpResponse<String> last = null;
             for (int i = 0; i < 400; i++) {
-                last = broker.send("POST", "/api/v1/push", body);
+                try {
+                    last = broker.send("POST", "/api/v1/push", body);
+                } catch (IOException e) {
+                    throw new AssertionError("push " + i + " got no answer (" + e.getMessage() + ")\n"
+                            + broker.logTail(), e);
+                }
                 if (last.statusCode() != 201) {
                     break;
                 }
