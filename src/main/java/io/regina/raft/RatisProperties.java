@@ -58,9 +58,12 @@ final class RatisProperties {
         RaftServerConfigKeys.Log.setPreallocatedSize(p, SizeInBytes.valueOf(4L << 20));
         // Ratis keeps up to 6 segments' entries on the heap by default (up to 200 MB): that live set made
         // every young collection copy more, and the broker's RSS grow past 500 MB. A follower that falls
-        // further behind than two segments reads the entries it needs from disk.
+        // further behind than two segments reads the entries it needs from disk. On a small heap the cache
+        // is an eighth of it at most: at 64 MB, a 192 MB broker taking 3 MB pushes ran out of heap in Netty's
+        // decoder (the connection closed without an answer) before the memory watermark could refuse them.
         RaftServerConfigKeys.Log.setSegmentCacheNumMax(p, 2);
-        RaftServerConfigKeys.Log.setSegmentCacheSizeMax(p, SizeInBytes.valueOf(64L << 20));
+        RaftServerConfigKeys.Log.setSegmentCacheSizeMax(p,
+                SizeInBytes.valueOf(Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8)));
         // an entry must fit in the write buffer (a bigger one stops the log worker) and the appender buffer
         // (Ratis requires write buffer >= appender byte limit + 8)
         RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(bufferBytes + (1L << 20)));
