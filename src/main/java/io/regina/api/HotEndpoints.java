@@ -8,7 +8,6 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
@@ -18,9 +17,9 @@ import java.util.function.Function;
 
 /**
  * The hot endpoints, written once: push, pop by queue and by partition, ack, ack/batch, ack-then-pop and
- * transaction, each a method, a path pattern and what it answers. {@link HotPathHandler} serves them
- * straight from the HTTP handler; {@link HotRoutes} serves them as functional routes for every request
- * that handler leaves to Spring.
+ * transaction, each a method, a path pattern and what it answers. {@link HotConnection} serves them
+ * straight from Netty's pipeline; {@link HotRoutes} serves them as functional routes for every request
+ * it leaves to Spring.
  */
 @Component
 final class HotEndpoints {
@@ -28,21 +27,19 @@ final class HotEndpoints {
     /** What an endpoint does with a request whose path matched, given the path's variables. */
     @FunctionalInterface
     interface Serve {
-        Mono<? extends ResponseEntity<?>> serve(ServerHttpRequest request, Map<String, String> variables);
+        Mono<? extends ResponseEntity<?>> serve(HotRequest request, Map<String, String> variables);
     }
 
     record Endpoint(HttpMethod method, String pattern, Serve serve) {
     }
 
-    private final JsonBodies bodies;
     private final List<Endpoint> all;
 
-    HotEndpoints(JsonBodies bodies, PushController push, PopController pop, AckController ack, AckThenPop ackThenPop,
+    HotEndpoints(PushController push, PopController pop, AckController ack, AckThenPop ackThenPop,
                  TransactionController transaction) {
-        this.bodies = bodies;
-        Serve ackAndPop = (request, variables) -> bodies.read(request, AckBatchRequest.class, "ack and pop")
+        Serve ackAndPop = (request, variables) -> request.body(AckBatchRequest.class, "ack and pop")
                 .flatMap(body -> ackThenPop.ackThenPop(variables.get("queue"), variables.get("partition"),
-                        request.getQueryParams().toSingleValueMap(), body))
+                        request.query(), body))
                 .map(ResponseEntity::ok);
         this.all = List.of(
                 post("/api/v1/push", PushRequest.class, "push",
@@ -55,10 +52,10 @@ final class HotEndpoints {
                 post("/api/v1/transaction", TransactionRequest.class, "transaction",
                         body -> transaction.transaction(body).map(ResponseEntity::ok)),
                 new Endpoint(HttpMethod.GET, "/api/v1/pop/queue/{queue}", (request, variables) ->
-                        pop.popQueue(variables.get("queue"), request.getQueryParams().toSingleValueMap())),
+                        pop.popQueue(variables.get("queue"), request.query())),
                 new Endpoint(HttpMethod.GET, "/api/v1/pop/queue/{queue}/partition/{partition}", (request, variables) ->
                         pop.popPartition(variables.get("queue"), variables.get("partition"),
-                                request.getQueryParams().toSingleValueMap())));
+                                request.query())));
     }
 
     List<Endpoint> all() {
@@ -75,6 +72,6 @@ final class HotEndpoints {
     private <T> Endpoint post(String pattern, Class<T> type, String what,
                               Function<T, Mono<? extends ResponseEntity<?>>> handler) {
         return new Endpoint(HttpMethod.POST, pattern,
-                (request, variables) -> bodies.read(request, type, what).flatMap(handler));
+                (request, variables) -> request.body(type, what).flatMap(handler));
     }
 }

@@ -12,6 +12,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.reactive.function.server.HandlerFunction;
 import org.springframework.web.reactive.function.server.RequestPredicate;
 import org.springframework.web.reactive.function.server.RequestPredicates;
@@ -26,12 +27,14 @@ import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The hot endpoints ({@link HotEndpoints}) as functional routes, for the requests {@link HotPathHandler} leaves
- * to Spring (odd paths, other methods, a client that takes no JSON, API authentication on): the body is bound straight from its bytes to its record ({@link JsonBodies}) and the
+ * The hot endpoints ({@link HotEndpoints}) as functional routes, for the requests {@link HotConnection} leaves
+ * to Spring (odd paths, other methods, a client that takes no JSON, API authentication on, and the rare
+ * shapes listed there): the body is bound straight from its bytes to its record ({@link JsonBodies}) and the
  * answer written to bytes with the application's {@link JsonMapper}, skipping handler method resolution,
  * argument resolvers and content negotiation. Every other endpoint is an annotated controller. Failures
  * go through {@link ApiErrors#answer}, the mapping the controllers' advice uses.
@@ -44,10 +47,12 @@ class HotRoutes {
 
     private final JsonMapper json;
     private final ApiErrors errors;
+    private final JsonBodies bodies;
 
-    HotRoutes(JsonMapper json, ApiErrors errors) {
+    HotRoutes(JsonMapper json, ApiErrors errors, JsonBodies bodies) {
         this.json = json;
         this.errors = errors;
+        this.bodies = bodies;
     }
 
     /**
@@ -74,7 +79,8 @@ class HotRoutes {
         RouterFunctions.Builder routes = RouterFunctions.route();
         for (HotEndpoints.Endpoint endpoint : endpoints.all()) {
             routes.route(RequestPredicates.method(endpoint.method()).and(RequestPredicates.path(endpoint.pattern())),
-                    request -> endpoint.serve().serve(request.exchange().getRequest(), request.pathVariables())
+                    request -> endpoint.serve().serve(new SpringRequest(request.exchange().getRequest(), bodies),
+                                    request.pathVariables())
                             .flatMap(answer -> write(request, answer)));
         }
         RouterFunction<ServerResponse> hot = routes
@@ -133,5 +139,17 @@ class HotRoutes {
 
     private static boolean acceptsJson(ServerRequest request) {
         return HotEndpoints.acceptsJson(request.headers().accept());
+    }
+
+    private record SpringRequest(ServerHttpRequest request, JsonBodies bodies) implements HotRequest {
+        @Override
+        public Map<String, String> query() {
+            return request.getQueryParams().toSingleValueMap();
+        }
+
+        @Override
+        public <T> Mono<T> body(Class<T> type, String what) {
+            return bodies.read(request, type, what);
+        }
     }
 }

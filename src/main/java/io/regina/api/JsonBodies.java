@@ -83,28 +83,57 @@ class JsonBodies {
         return ApiException.badRequest("The request body must be a JSON object (" + what + ")");
     }
 
+    /**
+     * As {@link #read(ServerHttpRequest, Class, String)}, for a body already read whole ({@link HotConnection}),
+     * which is at most {@link #maxBytes()} long.
+     */
+    <T> Mono<T> read(byte[] body, MediaType contentType, Class<T> type, String what) {
+        if (!isJson(contentType)) {
+            return Mono.error(unsupported(contentType));
+        }
+        try {
+            return read(body, contentType, type, what, false).switchIfEmpty(Mono.error(() -> notAnObject(what)));
+        } catch (OutOfMemoryError e) {
+            return Mono.error(MemoryWatermark.outOfHeap());
+        }
+    }
+
+    /** The longest body read: spring.http.codecs.max-in-memory-size. */
+    int maxBytes() {
+        return maxBytes;
+    }
+
     private <T> Mono<T> read(ServerHttpRequest request, Class<T> type, String what, boolean nonObjectIsNone) {
         MediaType contentType = request.getHeaders().getContentType();
-        if (contentType != null && JSON_TYPES.stream().noneMatch(json -> json.isCompatibleWith(contentType))) {
-            return Mono.error(new UnsupportedMediaTypeStatusException(contentType, JSON_TYPES, NAMED_BODY_TYPE));
+        if (!isJson(contentType)) {
+            return Mono.error(unsupported(contentType));
         }
         return DataBufferUtils.join(request.getBody(), maxBytes).flatMap(buffer -> {
             try {
-                return read(buffer, contentType, type, what, nonObjectIsNone);
+                return read(bytes(buffer), contentType, type, what, nonObjectIsNone);
             } catch (OutOfMemoryError e) {
                 return Mono.error(MemoryWatermark.outOfHeap());
             }
         });
     }
 
-    private <T> Mono<T> read(DataBuffer buffer, MediaType contentType, Class<T> type, String what,
+    /** No content type (refused later if there is a body), or one Spring's JSON decoder took. */
+    private static boolean isJson(MediaType contentType) {
+        return contentType == null || JSON_TYPES.stream().anyMatch(json -> json.isCompatibleWith(contentType));
+    }
+
+    private static UnsupportedMediaTypeStatusException unsupported(MediaType contentType) {
+        return new UnsupportedMediaTypeStatusException(contentType, JSON_TYPES, NAMED_BODY_TYPE);
+    }
+
+    private <T> Mono<T> read(byte[] body, MediaType contentType, Class<T> type, String what,
                              boolean nonObjectIsNone) {
-        byte[] bytes = utf8(bytes(buffer), contentType);
+        byte[] bytes = utf8(body, contentType);
         if (bytes.length == 0) {
             return Mono.empty();
         }
         if (contentType == null) {
-            return Mono.error(new UnsupportedMediaTypeStatusException(null, JSON_TYPES, NAMED_BODY_TYPE));
+            return Mono.error(unsupported(null));
         }
         if (nonObjectIsNone && !startsWithObject(bytes)) {
             checkWellFormed(bytes);
