@@ -184,11 +184,17 @@ final class HotConnection extends ChannelDuplexHandler {
     private void serve(ChannelHandlerContext ctx, Exchange served) {
         served.served = true;
         HotRequest request = served.request(bodies);
-        served.subscription = Mono.defer(() -> served.endpoint.serve().serve(request, served.variables))
-                .<ResponseEntity<?>>map(answer -> answer)
-                .switchIfEmpty(Mono.fromSupplier(() -> ResponseEntity.ok().build()))
-                .onErrorResume(e -> Mono.just(errors.answer(e instanceof OutOfMemoryError ? MemoryWatermark.outOfHeap() : e)))
-                .subscribe(answer -> answered(ctx, served, answer));
+        try {
+            served.subscription = Mono.defer(() -> served.endpoint.serve().serve(request, served.variables))
+                    .<ResponseEntity<?>>map(answer -> answer)
+                    .switchIfEmpty(Mono.fromSupplier(() -> ResponseEntity.ok().build()))
+                    .onErrorResume(e -> Mono.just(errors.answer(e)))
+                    .subscribe(answer -> answered(ctx, served, answer));
+        } catch (OutOfMemoryError e) {
+            // Reactor rethrows a JVM error from where it happened instead of signalling it: answered here,
+            // or the client would get no answer at all
+            answered(ctx, served, errors.answer(MemoryWatermark.outOfHeap()));
+        }
     }
 
     private void answered(ChannelHandlerContext ctx, Exchange served, ResponseEntity<?> answer) {

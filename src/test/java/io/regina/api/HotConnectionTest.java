@@ -61,11 +61,15 @@ class HotConnectionTest {
         HotEndpoints.Serve push = (request, variables) -> request.body(Map.class, "push")
                 .map(body -> ResponseEntity.status(HttpStatus.CREATED).body(body));
         HotEndpoints.Serve refuses = (request, variables) -> Mono.error(ApiException.badRequest("no such thing"));
+        HotEndpoints.Serve outOfHeap = (request, variables) -> Mono.fromSupplier(() -> {
+            throw new OutOfMemoryError("Java heap space");
+        });
         HotPaths paths = new HotPaths(List.of(
                 new HotEndpoints.Endpoint(org.springframework.http.HttpMethod.GET, "/pop/{queue}", echoQuery),
                 new HotEndpoints.Endpoint(org.springframework.http.HttpMethod.GET, "/wait", waits),
                 new HotEndpoints.Endpoint(org.springframework.http.HttpMethod.POST, "/push", push),
-                new HotEndpoints.Endpoint(org.springframework.http.HttpMethod.POST, "/refuse", refuses)));
+                new HotEndpoints.Endpoint(org.springframework.http.HttpMethod.POST, "/refuse", refuses),
+                new HotEndpoints.Endpoint(org.springframework.http.HttpMethod.GET, "/full", outOfHeap)));
         channel.config().setAutoRead(false);
         channel.pipeline().addLast(new ChannelOutboundHandlerAdapter() {
             @Override
@@ -142,6 +146,17 @@ class HotConnectionTest {
         assertThat(JSON.readTree(body(refused)).get("error").asString()).isEqualTo("no such thing");
         assertThat(passedOn).isEmpty();
         List.of(created, unsupported, malformed, refused).forEach(ReferenceCountUtil::release);
+    }
+
+    @Test
+    void aRequestThatRunsOutOfHeapIsAnswered429() {
+        read(get("/full"));
+        FullHttpResponse answer = channel.readOutbound();
+        assertThat(answer.status()).isEqualTo(HttpResponseStatus.TOO_MANY_REQUESTS);
+        assertThat(JSON.readTree(body(answer)).get("code").asString()).isEqualTo("MEMORY_FULL");
+        ReferenceCountUtil.release(answer);
+        read(get("/pop/next"));
+        assertThat(JSON.readTree(body(channel.readOutbound())).get("queue").asString()).isEqualTo("next");
     }
 
     @Test
