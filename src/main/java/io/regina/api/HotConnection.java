@@ -188,7 +188,8 @@ final class HotConnection extends ChannelDuplexHandler {
             served.subscription = Mono.defer(() -> served.endpoint.serve().serve(request, served.variables))
                     .<ResponseEntity<?>>map(answer -> answer)
                     .switchIfEmpty(Mono.fromSupplier(() -> ResponseEntity.ok().build()))
-                    .onErrorResume(e -> Mono.just(errors.answer(e)))
+                    .onErrorResume(e -> Mono.just(errors.answer(e instanceof OutOfMemoryError
+                            ? MemoryWatermark.outOfHeap() : e)))
                     .subscribe(answer -> answered(ctx, served, answer));
         } catch (OutOfMemoryError e) {
             // Reactor rethrows a JVM error from where it happened instead of signalling it: answered here,

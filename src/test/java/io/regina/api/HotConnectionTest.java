@@ -69,7 +69,9 @@ class HotConnectionTest {
                 new HotEndpoints.Endpoint(org.springframework.http.HttpMethod.GET, "/wait", waits),
                 new HotEndpoints.Endpoint(org.springframework.http.HttpMethod.POST, "/push", push),
                 new HotEndpoints.Endpoint(org.springframework.http.HttpMethod.POST, "/refuse", refuses),
-                new HotEndpoints.Endpoint(org.springframework.http.HttpMethod.GET, "/full", outOfHeap)));
+                new HotEndpoints.Endpoint(org.springframework.http.HttpMethod.GET, "/full", outOfHeap),
+                new HotEndpoints.Endpoint(org.springframework.http.HttpMethod.GET, "/full-later",
+                        (request, variables) -> Mono.error(new OutOfMemoryError("Java heap space")))));
         channel.config().setAutoRead(false);
         channel.pipeline().addLast(new ChannelOutboundHandlerAdapter() {
             @Override
@@ -155,6 +157,11 @@ class HotConnectionTest {
         assertThat(answer.status()).isEqualTo(HttpResponseStatus.TOO_MANY_REQUESTS);
         assertThat(JSON.readTree(body(answer)).get("code").asString()).isEqualTo("MEMORY_FULL");
         ReferenceCountUtil.release(answer);
+        read(get("/full-later"));
+        FullHttpResponse signalled = channel.readOutbound();
+        assertThat(signalled.status()).as("an out-of-heap error signalled, not thrown")
+                .isEqualTo(HttpResponseStatus.TOO_MANY_REQUESTS);
+        ReferenceCountUtil.release(signalled);
         read(get("/pop/next"));
         assertThat(JSON.readTree(body(channel.readOutbound())).get("queue").asString()).isEqualTo("next");
     }
