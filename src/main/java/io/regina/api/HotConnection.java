@@ -1,7 +1,6 @@
 package io.regina.api;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
@@ -28,8 +27,6 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
-import java.io.IOException;
-import java.io.OutputStream;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
@@ -210,7 +207,7 @@ final class HotConnection extends ChannelDuplexHandler {
             return; // the connection closed meanwhile
         }
         exchange = null;
-        FullHttpResponse response = response(ctx, answer);
+        FullHttpResponse response = response(answer);
         if (!served.keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
             closing = true;
@@ -223,30 +220,22 @@ final class HotConnection extends ChannelDuplexHandler {
         resume(ctx);
     }
 
-    /**
-     * The answer as one response, its JSON written straight into a pooled buffer of the channel's: no byte
-     * array to build, copy out and copy again into a direct buffer for the socket.
-     */
-    private FullHttpResponse response(ChannelHandlerContext ctx, ResponseEntity<?> answer) {
-        ByteBuf body = Unpooled.EMPTY_BUFFER;
-        if (answer.getBody() != null) {
-            body = ctx.alloc().buffer();
-            try (ByteBufOutputStream out = new ByteBufOutputStream(body)) {
-                json.writeValue((OutputStream) out, answer.getBody());
-            } catch (OutOfMemoryError e) {
-                body.release();
-                return response(ctx, errors.answer(MemoryWatermark.outOfHeap()));
-            } catch (RuntimeException | IOException e) {
-                body.release();
-                return response(ctx, errors.answer(e));
-            }
+    private FullHttpResponse response(ResponseEntity<?> answer) {
+        byte[] body;
+        try {
+            body = answer.getBody() == null ? null : json.writeValueAsBytes(answer.getBody());
+        } catch (OutOfMemoryError e) {
+            return response(errors.answer(MemoryWatermark.outOfHeap()));
+        } catch (RuntimeException e) {
+            return response(errors.answer(e));
         }
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                HttpResponseStatus.valueOf(answer.getStatusCode().value()), body);
-        if (answer.getBody() != null) {
+                HttpResponseStatus.valueOf(answer.getStatusCode().value()),
+                body == null ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
+        if (body != null) {
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
         }
-        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body == null ? 0 : body.length);
         return response;
     }
 

@@ -1,9 +1,6 @@
 package io.regina.api;
 
-import io.netty.buffer.AbstractByteBufAllocator;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.buffer.UnpooledHeapByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
@@ -74,9 +71,7 @@ class HotConnectionTest {
                 new HotEndpoints.Endpoint(org.springframework.http.HttpMethod.POST, "/refuse", refuses),
                 new HotEndpoints.Endpoint(org.springframework.http.HttpMethod.GET, "/full", outOfHeap),
                 new HotEndpoints.Endpoint(org.springframework.http.HttpMethod.GET, "/full-later",
-                        (request, variables) -> Mono.error(new OutOfMemoryError("Java heap space"))),
-                new HotEndpoints.Endpoint(org.springframework.http.HttpMethod.GET, "/unwritable",
-                        (request, variables) -> Mono.just(ResponseEntity.ok(new Unwritable())))));
+                        (request, variables) -> Mono.error(new OutOfMemoryError("Java heap space")))));
         channel.config().setAutoRead(false);
         channel.pipeline().addLast(new ChannelOutboundHandlerAdapter() {
             @Override
@@ -169,46 +164,6 @@ class HotConnectionTest {
         ReferenceCountUtil.release(signalled);
         read(get("/pop/next"));
         assertThat(JSON.readTree(body(channel.readOutbound())).get("queue").asString()).isEqualTo("next");
-    }
-
-    @Test
-    void anAnswerThatCannotBeWrittenAsJsonIsAnsweredAsAnErrorAndLeavesNoBufferBehind() {
-        List<ByteBuf> allocated = new ArrayList<>();
-        channel.config().setAllocator(new AbstractByteBufAllocator(false) {
-            @Override
-            protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
-                ByteBuf buffer = new UnpooledHeapByteBuf(this, initialCapacity, maxCapacity);
-                allocated.add(buffer);
-                return buffer;
-            }
-
-            @Override
-            protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-                return newHeapBuffer(initialCapacity, maxCapacity);
-            }
-
-            @Override
-            public boolean isDirectBufferPooled() {
-                return false;
-            }
-        });
-
-        read(get("/unwritable"));
-        FullHttpResponse answer = channel.readOutbound();
-
-        assertThat(answer.status()).isEqualTo(HttpResponseStatus.SERVICE_UNAVAILABLE);
-        assertThat(JSON.readTree(body(answer)).get("error").asString()).contains("cannot be written");
-        assertThat(allocated).as("the buffers written into").hasSize(2);
-        assertThat(allocated.stream().filter(buffer -> buffer.refCnt() > 0)).as("still held").hasSize(1);
-        ReferenceCountUtil.release(answer);
-        assertThat(allocated.stream().filter(buffer -> buffer.refCnt() > 0)).as("held after the write").isEmpty();
-    }
-
-    /** A body Jackson fails on halfway: its getter throws. */
-    public static final class Unwritable {
-        public String getState() {
-            throw new IllegalStateException("this answer cannot be written");
-        }
     }
 
     @Test
