@@ -153,6 +153,13 @@ final class Deliveries {
         if (queue == null || queue.paused || state.popMaintenanceMode) {
             return Result.Popped.empty(c.queue(), groupName);
         }
+        if (!c.autoAck() && state.leases.containsKey(c.leaseId())) {
+            // The same entry applied again: a leader that lost its term failed it after appending it, the
+            // node proposed it again, and both copies committed. A second lease of this id would take the
+            // first one's place and leave its claims with no timer to expire them, their partitions stuck;
+            // nobody saw the first copy's answer, so its messages come back when that lease expires.
+            return Result.Popped.empty(c.queue(), groupName);
+        }
         Group group = groupFor(queue, groupName, c.subscriptionMode(), c.subscriptionFrom(), now);
         boolean wildcard = c.partition() == null || c.partition().isEmpty() || "Default".equals(c.partition());
         int maxPartitions = wildcard ? Math.max(1, c.partitions()) : 1;

@@ -51,6 +51,31 @@ class LeaseTest {
         assertThat(data(broker.pop(Broker.from("q").partition("held")))).containsExactly(held.data());
     }
 
+    /**
+     * Raft may apply one pop twice: a leader that loses its term fails the entry it had appended, the
+     * node sends it again to the new leader, and the new leader commits both. The second copy carries
+     * the same lease id; had it taken other partitions under a second lease of that id, the first
+     * lease's claim would have had no timer left to expire it, and its partition none to deliver again.
+     */
+    @Test
+    void aPopAppliedTwiceTakesNothingTheSecondTimeAndItsLeaseStillExpires() {
+        broker.configure("q", options().leaseTime(5));
+        broker.push(Broker.item("q").partition("p1").payload("a"), Broker.item("q").partition("p2").payload("b"));
+        Command.Pop pop = Broker.from("q").build("lease-1");
+
+        Popped first = broker.apply(pop, Popped.class);
+        Popped again = broker.apply(pop, Popped.class);
+
+        assertThat(data(first)).containsExactly("a");
+        assertThat(again.messages()).as("the copy takes nothing under a lease id already held").isEmpty();
+        Popped other = broker.pop("q");
+        assertThat(data(other)).containsExactly("b");
+        broker.ack(other.messages().get(0), AckStatus.COMPLETED);
+        broker.advanceSeconds(5);
+        assertThat(data(broker.pop("q"))).as("the first copy's lease expired and gave its message back")
+                .containsExactly("a");
+    }
+
     @Test
     void aTickExpiresLeasesOfAnIdleQueue() {
         broker.configure("q", options().leaseTime(10));
