@@ -52,7 +52,8 @@ import org.slf4j.LoggerFactory;
  *       applied term-index under the same lock, drains deliverable queues, notifies listeners
  *       and answers the encoded results.</li>
  *   <li>Snapshots are single files in {@link SimpleStateMachineStorage} ({@link SnapshotCodec});
- *       Ratis triggers them every N entries and on stop. The image is captured on the apply thread and
+ *       Ratis triggers them every N entries and on stop, and each waits until the log since the last
+ *       holds an image's worth of bytes ({@link SnapshotPace}). The image is captured on the apply thread and
  *       written by a {@link SnapshotWriter} thread, so applies go on while it is written.</li>
  *   <li>Work the state leaves for after its applies ({@link StateAdapter#behind}: the failed-jobs word
  *       index) is done by a {@link BackgroundCatchUp} thread in slices of {@value #CATCH_UP_SLICE} steps
@@ -83,7 +84,9 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
     private final BackgroundCatchUp catchUp = new BackgroundCatchUp("state-catch-up", this::catchUpSlice);
-    private final SnapshotWriter snapshots = new SnapshotWriter("snapshot-writer", this::latestSnapshotIndex);
+    private final SnapshotPace snapshotPace = new SnapshotPace();
+    private final SnapshotWriter snapshots = new SnapshotWriter("snapshot-writer", this::latestSnapshotIndex,
+            snapshotPace::due);
     private final LocalAnswers localAnswers = new LocalAnswers();
 
     /** When the last apply ended ({@link System#nanoTime}): the catch-up waits for applies to pause. */
@@ -160,6 +163,8 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
                 state = loaded.state();
                 lastNow = loaded.lastNow();
                 updateLastAppliedTermIndex(info.getTermIndex());
+                snapshotPace.captured();
+                snapshotPace.written(file.length());
             } finally {
                 lock.writeLock().unlock();
             }
@@ -233,6 +238,7 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
                 results.add(applyOne(command, now, logEntry));
             }
             updateLastAppliedTermIndex(logEntry.getTerm(), logEntry.getIndex());
+            snapshotPace.logged(logEntry.getStateMachineLogEntry().getLogData().size());
             deliverable = adapter.drainDeliverable(state);
             behind = adapter.behind(state);
             if (behind > MAX_BEHIND) {
@@ -421,6 +427,7 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
             S current = state;
             ByteSink image = ByteSink.chunked();
             Consumer<StateWriter> rest = adapter.captureTo(current, image);
+            snapshotPace.captured();
             long captured = System.nanoTime();
             return new SnapshotWriter.Captured() {
                 @Override
@@ -445,6 +452,7 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
         SnapshotCodec.write(file.toPath(), applied.getTerm(), applied.getIndex(), now, image);
         var md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
         storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), applied));
+        snapshotPace.written(file.length());
         long written = System.nanoTime();
         metrics.recordSnapshot(written - started, file.length());
         LOG.info("{}: took snapshot {} ({} bytes; captured in {} ms on the apply thread, written in {} ms)", this,

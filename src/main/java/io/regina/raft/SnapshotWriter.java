@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 import org.apache.ratis.server.raftlog.RaftLog;
@@ -23,6 +24,7 @@ import org.slf4j.LoggerFactory;
  * write or while one runs, and the written index at the first call after it is done; Ratis keeps calling
  * while the log is past the threshold. When asked to wait (the server is stopping: the snapshot it takes
  * then is what a restart loads) it finishes the write in flight and writes the new one before answering.
+ * Otherwise it captures only when the snapshot is {@code due} ({@link SnapshotPace}).
  */
 final class SnapshotWriter implements AutoCloseable {
 
@@ -43,12 +45,14 @@ final class SnapshotWriter implements AutoCloseable {
     private final ExecutorService thread;
     /** The index of the newest snapshot on disk, or -1. */
     private final LongSupplier onDisk;
+    private final BooleanSupplier due;
     private CompletableFuture<Void> inFlight = CompletableFuture.completedFuture(null);
     /** The newest index this writer answered Ratis with. */
     private long answered = RaftLog.INVALID_LOG_INDEX;
 
-    SnapshotWriter(String name, LongSupplier onDisk) {
+    SnapshotWriter(String name, LongSupplier onDisk, BooleanSupplier due) {
         this.onDisk = onDisk;
+        this.due = due;
         this.thread = Executors.newSingleThreadExecutor(runnable -> {
             Thread t = new Thread(runnable, name);
             t.setDaemon(true);
@@ -71,6 +75,9 @@ final class SnapshotWriter implements AutoCloseable {
         long written = onDisk.getAsLong();
         if (!wait && written > answered) {
             return answer(written);
+        }
+        if (!wait && !due.getAsBoolean()) {
+            return RaftLog.INVALID_LOG_INDEX;
         }
         Captured image = capture.capture();
         if (image == null) {

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -16,7 +17,8 @@ class SnapshotWriterTest {
 
     private final AtomicLong onDisk = new AtomicLong(-1);
     private final AtomicInteger captures = new AtomicInteger();
-    private final SnapshotWriter writer = new SnapshotWriter("test-snapshot-writer", onDisk::get);
+    private final AtomicBoolean due = new AtomicBoolean(true);
+    private final SnapshotWriter writer = new SnapshotWriter("test-snapshot-writer", onDisk::get, due::get);
 
     @AfterEach
     void close() {
@@ -101,6 +103,18 @@ class SnapshotWriterTest {
         assertThat(writer.take(false, at(120, new CountDownLatch(0)))).isEqualTo(-1);
         await().atMost(10, TimeUnit.SECONDS).until(() -> onDisk.get() == 120);
         assertThat(writer.take(false, at(130, new CountDownLatch(0)))).isEqualTo(120);
+    }
+
+    @Test
+    void nothingIsCapturedBeforeTheSnapshotIsDueButAWrittenOneIsStillAnswered() throws IOException {
+        assertThat(writer.take(false, at(100, new CountDownLatch(0)))).isEqualTo(-1);
+        await().atMost(10, TimeUnit.SECONDS).until(() -> onDisk.get() == 100);
+        due.set(false);
+
+        assertThat(writer.take(false, at(200, new CountDownLatch(0)))).isEqualTo(100);
+        assertThat(writer.take(false, at(300, new CountDownLatch(0)))).isEqualTo(-1);
+        assertThat(captures).hasValue(1);
+        assertThat(writer.take(true, at(400, new CountDownLatch(0)))).as("at stop, due or not").isEqualTo(400);
     }
 
     @Test
