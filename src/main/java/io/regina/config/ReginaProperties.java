@@ -103,7 +103,7 @@ public class ReginaProperties {
         /** How long startup waits for a Raft leader. */
         private long startTimeoutMs = 60_000;
 
-        /** Roll a log segment past this many bytes; 0 for the default (32 MB or more). */
+        /** Roll a log segment past this many bytes; 0 for the default (1 MB). */
         private long segmentSizeBytes;
 
         /** Purge the log up to each snapshot even if a member still needs it (it installs the snapshot). */

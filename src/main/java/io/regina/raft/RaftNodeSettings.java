@@ -78,8 +78,8 @@ public record RaftNodeSettings(
     }
 
     /**
-     * @param segmentBytes      roll a log segment past this size; 0 for the default (32 MB, or 4 entries
-     *                          of the largest size if that is more). Only closed segments are purged.
+     * @param segmentBytes      roll a log segment past this size; 0 for the default (1 MB). Only closed
+     *                          segments are purged.
      * @param purgeUpToSnapshot after a snapshot, purge the log up to it even if a member that is down or
      *                          behind still needs those entries: it then installs the snapshot from the
      *                          leader. Off (Ratis' default), a member that stays down stops the leader

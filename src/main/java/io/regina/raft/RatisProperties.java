@@ -52,9 +52,13 @@ final class RatisProperties {
         RaftServerConfigKeys.Log.setAsyncFlushEnabled(p, false);
         RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
         RaftServerConfigKeys.Log.StateMachineData.setSync(p, true);
+        // Ratis keeps every entry of the open segment on the heap until the segment is closed, so at 32 MB an
+        // entry lived tens of seconds and every young collection copied it again: 1 MB segments cut the young
+        // collections of the paced lane by a quarter and the RSS after it by 70-165 MB (docs/benchmarks.md, session
+        // 11). An entry larger than a segment still goes into the open one (Ratis writes it there whole).
         long segmentBytes = settings.log().segmentBytes();
         RaftServerConfigKeys.Log.setSegmentSizeMax(p,
-                SizeInBytes.valueOf(segmentBytes > 0 ? segmentBytes : Math.max(32L << 20, 4 * maxEntry)));
+                SizeInBytes.valueOf(segmentBytes > 0 ? segmentBytes : DEFAULT_SEGMENT_BYTES));
         RaftServerConfigKeys.Log.setPreallocatedSize(p, SizeInBytes.valueOf(4L << 20));
         // Ratis keeps up to 6 segments' entries on the heap by default (up to 200 MB): that live set made
         // every young collection copy more, and the broker's RSS grow past 500 MB. A follower that falls
@@ -103,6 +107,9 @@ final class RatisProperties {
      * cheap (ten a second); the last count is large because past it Ratis retries without waiting.
      */
     static final String APPENDER_RETRY_POLICY = "1ms,10, 10ms,100, 100ms,1000000000";
+
+    /** A log segment's size unless {@code regina.raft.segment-size-bytes} says otherwise. */
+    static final long DEFAULT_SEGMENT_BYTES = 1L << 20;
 
     /** How long a forwarded entry is retried at most (to a new leader, after a timeout), from its first send. */
     static final long FORWARD_RETRY_MS = 15_000;
