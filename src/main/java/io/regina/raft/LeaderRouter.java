@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * Sends the {@link GroupCommitter}'s entries to the leader: straight into the local division when this
  * node leads (no RPC hop, and no hop to Ratis' client-request executor either: the division appends on the
  * calling thread, which only takes the server's lock for the append; a stable client id and rising call
- * ids for the retry cache; the results handed over by the state machine, {@link LocalAnswers}), else
+ * ids for the retry cache, each entry naming the calls already answered so the cache lets them go
+ * ({@link RepliedCalls}); the results handed over by the state machine, {@link LocalAnswers}), else
  * through a
  * {@link RaftClient} to the remote leader; an entry the local server refuses because it just lost
  * leadership is forwarded too. A reply is passed on on the thread that completed it (see
@@ -49,6 +50,7 @@ final class LeaderRouter implements AutoCloseable {
     private final RaftPeerId selfId;
     private final LocalAnswers answers;
     private final AtomicLong callIds = new AtomicLong();
+    private final RepliedCalls replied = new RepliedCalls();
     private final AtomicLong answeredIndex = new AtomicLong(-1);
     private final Object clientLock = new Object();
     private RaftClient forwardClient;
@@ -83,6 +85,7 @@ final class LeaderRouter implements AutoCloseable {
                 .setServerId(selfId)
                 .setGroupId(RaftNode.GROUP_ID)
                 .setCallId(callId)
+                .setRepliedCallIds(replied.drain())
                 .setMessage(message)
                 .setType(RaftClientRequest.writeRequestType())
                 .build();
@@ -96,6 +99,7 @@ final class LeaderRouter implements AutoCloseable {
         }
         return reply.handle((r, error) -> {
             answers.forget(callId);
+            replied.add(callId);
             Throwable failure = error != null ? unwrap(error) : r.isSuccess() ? null : r.getException();
             if (failure == null) {
                 return CompletableFuture.completedFuture(answered(r, answer.getNow(null)));
