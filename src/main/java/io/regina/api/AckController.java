@@ -3,7 +3,6 @@ package io.regina.api;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.regina.api.dto.AckBatchRequest;
-import io.regina.api.dto.AckRequest;
 import io.regina.api.dto.AckResponseItem;
 import io.regina.queue.Command;
 import io.regina.queue.Result;
@@ -12,10 +11,12 @@ import reactor.core.publisher.Mono;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
- * {@code POST /api/v1/ack} and {@code /ack/batch} (routed by {@link HotRoutes}): one replicated command
- * per request, items in order.
+ * {@code POST /api/v1/ack} and {@code /ack/batch} (routed by {@link HotRoutes}, through {@link PopAhead}):
+ * one replicated command per request, items in order.
  */
 @Component
 class AckController {
@@ -28,18 +29,6 @@ class AckController {
                 .register(meters);
     }
 
-    Mono<List<AckResponseItem>> ack(AckRequest body) {
-        return submit(List.of(AckItems.read(body, null)));
-    }
-
-    Mono<List<AckResponseItem>> batch(AckBatchRequest body) {
-        List<Command.AckItem> items = items(body);
-        if (items.isEmpty()) {
-            return Mono.just(List.of());
-        }
-        return submit(items);
-    }
-
     /** The acknowledgements of a batch body, checked. */
     static List<Command.AckItem> items(AckBatchRequest body) {
         if (body.acknowledgments() == null) {
@@ -49,8 +38,23 @@ class AckController {
         return AckItems.read(body.acknowledgments(), body.consumerGroup());
     }
 
-    private Mono<List<AckResponseItem>> submit(List<Command.AckItem> items) {
-        return broker.submit(new Command.Ack(items), Result.Acked.class).map(this::answer);
+    /**
+     * Acks {@code items}, with {@code next} (may be null) applied right after them in the same entry, its
+     * result handed to {@code nextResult} when submitted ({@link PopAhead}).
+     */
+    Mono<List<AckResponseItem>> submit(List<Command.AckItem> items, Command next,
+                                       Consumer<CompletableFuture<Result>> nextResult) {
+        if (items.isEmpty()) {
+            return Mono.just(List.of());
+        }
+        Command ack = new Command.Ack(items);
+        Mono<Result.Acked> acked = next == null ? broker.submit(ack, Result.Acked.class)
+                : broker.submit(() -> {
+                    List<CompletableFuture<Result>> both = broker.submitTogether(List.of(ack, next));
+                    nextResult.accept(both.get(1));
+                    return both.get(0);
+                }, Result.Acked.class);
+        return acked.map(this::answer);
     }
 
     /** The answer items of an applied ack, in input order. */

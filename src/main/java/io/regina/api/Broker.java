@@ -7,6 +7,7 @@ import io.regina.queue.Result;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -67,6 +68,11 @@ class Broker {
                 }
             });
         });
+    }
+
+    /** {@link CommandBus#submitTogether}: one entry, applied in this order. */
+    List<CompletableFuture<Result>> submitTogether(List<Command> commands) {
+        return bus.submitTogether(commands);
     }
 
     /** See {@link CommandBus#seesItsAnswers()}. */

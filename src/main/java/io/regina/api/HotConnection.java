@@ -54,7 +54,10 @@ final class HotConnection extends ChannelDuplexHandler {
     private final JsonBodies bodies;
     private final JsonMapper json;
     private final ApiErrors errors;
+    private final PopAhead popAhead;
 
+    /** This connection's worker loop, once a request is served here. */
+    private PopAhead.Slot ahead;
     /** Requests passed on whose answer Reactor Netty has not fully written. */
     private int passedOn;
     /** The request being read or served here, if any. */
@@ -63,11 +66,12 @@ final class HotConnection extends ChannelDuplexHandler {
     private ArrayDeque<Object> waiting;
     private boolean closing;
 
-    HotConnection(HotPaths paths, JsonBodies bodies, JsonMapper json, ApiErrors errors) {
+    HotConnection(HotPaths paths, JsonBodies bodies, JsonMapper json, ApiErrors errors, PopAhead popAhead) {
         this.paths = paths;
         this.bodies = bodies;
         this.json = json;
         this.errors = errors;
+        this.popAhead = popAhead;
     }
 
     @Override
@@ -141,6 +145,7 @@ final class HotConnection extends ChannelDuplexHandler {
         exchange = null;
         release(waiting);
         waiting = null;
+        popAhead.close(ahead);
         ctx.fireChannelInactive();
     }
 
@@ -183,7 +188,10 @@ final class HotConnection extends ChannelDuplexHandler {
 
     private void serve(ChannelHandlerContext ctx, Exchange served) {
         served.served = true;
-        HotRequest request = served.request(bodies);
+        if (ahead == null) {
+            ahead = popAhead.slot(ctx.executor());
+        }
+        HotRequest request = served.request(bodies, ahead);
         try {
             served.subscription = Mono.defer(() -> served.endpoint.serve().serve(request, served.variables))
                     .<ResponseEntity<?>>map(answer -> answer)
@@ -305,7 +313,7 @@ final class HotConnection extends ChannelDuplexHandler {
             received += n;
         }
 
-        HotRequest request(JsonBodies bodies) {
+        HotRequest request(JsonBodies bodies, PopAhead.Slot ahead) {
             return new HotRequest() {
                 @Override
                 public Map<String, String> query() {
@@ -315,6 +323,11 @@ final class HotConnection extends ChannelDuplexHandler {
                 @Override
                 public <T> Mono<T> body(Class<T> type, String what) {
                     return bodies.read(body, contentType, type, what);
+                }
+
+                @Override
+                public PopAhead.Slot popAhead() {
+                    return ahead;
                 }
             };
         }

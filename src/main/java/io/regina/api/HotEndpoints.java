@@ -13,7 +13,7 @@ import reactor.core.publisher.Mono;
 
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * The hot endpoints, written once: push, pop by queue and by partition, ack, ack/batch, ack-then-pop and
@@ -35,27 +35,36 @@ final class HotEndpoints {
 
     private final List<Endpoint> all;
 
-    HotEndpoints(PushController push, PopController pop, AckController ack, AckThenPop ackThenPop,
-                 TransactionController transaction) {
+    HotEndpoints(PushController push, PopController pop, AckThenPop ackThenPop, TransactionController transaction,
+                 PopAhead ahead) {
         Serve ackAndPop = (request, variables) -> request.body(AckBatchRequest.class, "ack and pop")
                 .flatMap(body -> ackThenPop.ackThenPop(variables.get("queue"), variables.get("partition"),
                         request.query(), body))
                 .map(ResponseEntity::ok);
         this.all = List.of(
-                post("/api/v1/push", PushRequest.class, "push",
-                        body -> push.push(body).map(answer -> ResponseEntity.status(HttpStatus.CREATED).body(answer))),
-                post("/api/v1/ack", AckRequest.class, "ack", body -> ack.ack(body).map(ResponseEntity::ok)),
-                post("/api/v1/ack/batch", AckBatchRequest.class, "ack batch",
-                        body -> ack.batch(body).map(ResponseEntity::ok)),
+                post("/api/v1/push", PushRequest.class, "push", (request, body) ->
+                        push.push(body).map(answer -> ResponseEntity.status(HttpStatus.CREATED).body(answer))),
+                post("/api/v1/ack", AckRequest.class, "ack", (request, body) ->
+                        ahead.ack(request.popAhead(), List.of(AckItems.read(body, null))).map(ResponseEntity::ok)),
+                post("/api/v1/ack/batch", AckBatchRequest.class, "ack batch", (request, body) ->
+                        ahead.ack(request.popAhead(), AckController.items(body)).map(ResponseEntity::ok)),
                 new Endpoint(HttpMethod.POST, "/api/v1/ack/pop/queue/{queue}", ackAndPop),
                 new Endpoint(HttpMethod.POST, "/api/v1/ack/pop/queue/{queue}/partition/{partition}", ackAndPop),
-                post("/api/v1/transaction", TransactionRequest.class, "transaction",
-                        body -> transaction.transaction(body).map(ResponseEntity::ok)),
-                new Endpoint(HttpMethod.GET, "/api/v1/pop/queue/{queue}", (request, variables) ->
-                        pop.popQueue(variables.get("queue"), request.query())),
-                new Endpoint(HttpMethod.GET, "/api/v1/pop/queue/{queue}/partition/{partition}", (request, variables) ->
-                        pop.popPartition(variables.get("queue"), variables.get("partition"),
-                                request.query())));
+                post("/api/v1/transaction", TransactionRequest.class, "transaction", (request, body) ->
+                        transaction.transaction(body).map(ResponseEntity::ok)),
+                new Endpoint(HttpMethod.GET, "/api/v1/pop/queue/{queue}", (request, variables) -> {
+                    String queue = variables.get("queue");
+                    Map<String, String> query = request.query();
+                    return ahead.pop(request.popAhead(), new PopAhead.Shape(queue, null, query),
+                            () -> pop.popQueue(queue, query));
+                }),
+                new Endpoint(HttpMethod.GET, "/api/v1/pop/queue/{queue}/partition/{partition}", (request, variables) -> {
+                    String queue = variables.get("queue");
+                    String partition = variables.get("partition");
+                    Map<String, String> query = request.query();
+                    return ahead.pop(request.popAhead(), new PopAhead.Shape(queue, partition, query),
+                            () -> pop.popPartition(queue, partition, query));
+                }));
     }
 
     List<Endpoint> all() {
@@ -70,8 +79,8 @@ final class HotEndpoints {
 
     /** An endpoint that binds the body to {@code type} and answers what {@code handler} makes of it. */
     private <T> Endpoint post(String pattern, Class<T> type, String what,
-                              Function<T, Mono<? extends ResponseEntity<?>>> handler) {
+                              BiFunction<HotRequest, T, Mono<? extends ResponseEntity<?>>> handler) {
         return new Endpoint(HttpMethod.POST, pattern,
-                (request, variables) -> request.body(type, what).flatMap(handler));
+                (request, variables) -> request.body(type, what).flatMap(body -> handler.apply(request, body)));
     }
 }

@@ -151,5 +151,10 @@ class HotRoutes {
         public <T> Mono<T> body(Class<T> type, String what) {
             return bodies.read(request, type, what);
         }
+
+        @Override
+        public PopAhead.Slot popAhead() {
+            return null;
+        }
     }
 }

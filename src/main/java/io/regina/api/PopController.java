@@ -16,6 +16,7 @@ import reactor.core.publisher.Mono;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -155,6 +156,22 @@ class PopController {
                 System.nanoTime() + Duration.ofMillis(options.timeout()).toNanos(), null).map(this::answer);
     }
 
+    /**
+     * The pop a request of this route and query would submit, to go into the entry of the ack that settles
+     * {@code settledPartitionIds}' claims ({@link PopAhead}); null when it is not one to make ahead (an
+     * {@code autoAck} pop) or would find nothing then.
+     */
+    Command popAhead(String queue, String partition, Map<String, String> query, Collection<String> settledPartitionIds) {
+        Options options = Options.read(query);
+        String named = "Default".equals(partition) ? null : partition;
+        if (options.autoAck() || broker.seesItsAnswers() && !broker.read(
+                s -> s.mayDeliverOnceSettled(queue, named, options.group(), settledPartitionIds))) {
+            return null;
+        }
+        int partitions = named == null ? (int) bounded(query, "partitions", 1, 1, 1000) : 1;
+        return options.attempt(queue, named, options.batch(), partitions).command(List.of());
+    }
+
     /** The query parameters every pop route shares. */
     private record Options(int batch, boolean longPoll, long timeout, String group, SubscriptionMode mode, long from,
                            boolean autoAck, int leaseSeconds) {
@@ -289,7 +306,7 @@ class PopController {
         });
     }
 
-    private ResponseEntity<PopResponse> answer(Result.Popped popped) {
+    ResponseEntity<PopResponse> answer(Result.Popped popped) {
         if (popped.messages().isEmpty()) {
             return ResponseEntity.noContent().build();
         }

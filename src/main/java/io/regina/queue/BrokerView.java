@@ -1,5 +1,6 @@
 package io.regina.queue;
 
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -35,6 +36,13 @@ public interface BrokerView {
      * yes for a group that has not read the queue yet: that pop registers where the group starts.
      */
     boolean mayDeliver(String queue, String partition, String group);
+
+    /**
+     * {@link #mayDeliver}, or whether one of the partitions {@code settledPartitionIds} (their ids), once the
+     * group's claim on it is settled, has a message that pop would take: the hint for a pop made in the same
+     * entry as the ack that settles that claim. It may say yes when the pop then finds nothing.
+     */
+    boolean mayDeliverOnceSettled(String queue, String partition, String group, Collection<String> settledPartitionIds);
 
     /**
      * Exactly whether a pop by this group would find a message now in one of {@code partitions} (every

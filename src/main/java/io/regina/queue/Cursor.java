@@ -1,8 +1,10 @@
 package io.regina.queue;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -117,6 +119,22 @@ final class Cursor {
             }
             break;
         }
+    }
+
+    /** Whether an entry this group may be delivered lies beyond its claim's, ignoring timing options. */
+    boolean hasMoreThanClaimed() {
+        MessageLog log = partition.log;
+        Set<Long> claimed = claim == null ? Set.of() : new HashSet<>(claim.seqs);
+        for (long seq = next; seq < log.tailSeq(); seq++) {
+            if (doneAhead.contains(seq) || claimed.contains(seq)) {
+                continue;
+            }
+            Message entry = log.get(seq);
+            if (entry != null && entry.visibleTo(group.name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The first entry this group may be delivered, ignoring leases and timing options, or null. */

@@ -1,6 +1,7 @@
 package io.regina.queue;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 
@@ -71,6 +72,32 @@ final class StateView implements BrokerView {
         }
         Cursor cursor = existing.cursors.get(partition);
         return cursor != null && cursor.claim == null && cursor.firstDeliverable() != null;
+    }
+
+    @Override
+    public boolean mayDeliverOnceSettled(String queueName, String partition, String group,
+                                         Collection<String> settledPartitionIds) {
+        if (mayDeliver(queueName, partition, group)) {
+            return true;
+        }
+        BrokerQueue queue = state.queues.get(queueName);
+        Group existing = queue == null || queue.paused || state.popMaintenanceMode ? null
+                : queue.groups.get(Group.nameOf(group));
+        if (existing == null) {
+            return false;
+        }
+        boolean wildcard = partition == null || partition.isEmpty() || "Default".equals(partition);
+        for (String id : settledPartitionIds) {
+            Partition settled = state.partitionsById.get(id);
+            if (settled == null || settled.queue != queue || !wildcard && !settled.name.equals(partition)) {
+                continue;
+            }
+            Cursor cursor = existing.cursors.get(settled.name);
+            if (cursor != null && cursor.hasMoreThanClaimed()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
