@@ -15,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
- * {@code POST /api/v1/ack} and {@code /ack/batch} (routed by {@link HotRoutes}, through {@link PopAhead}):
+ * {@code POST /api/v1/ack} and {@code /ack/batch} (routed by {@link HotRoutes}, through {@link NextPops}):
  * one replicated command per request, items in order.
  */
 @Component
@@ -40,7 +40,7 @@ class AckController {
 
     /**
      * Acks {@code items}, with {@code next} (may be null) applied right after them in the same entry, its
-     * result handed to {@code nextResult} when submitted ({@link PopAhead}).
+     * result handed to {@code nextResult} when submitted ({@link NextPops}).
      */
     Mono<List<AckResponseItem>> submit(List<Command.AckItem> items, Command next,
                                        Consumer<CompletableFuture<Result>> nextResult) {

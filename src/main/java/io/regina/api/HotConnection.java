@@ -54,10 +54,10 @@ final class HotConnection extends ChannelDuplexHandler {
     private final JsonBodies bodies;
     private final JsonMapper json;
     private final ApiErrors errors;
-    private final PopAhead popAhead;
+    private final NextPops nextPops;
 
     /** This connection's worker loop, once a request is served here. */
-    private PopAhead.Slot ahead;
+    private NextPops.Slot slot;
     /** Requests passed on whose answer Reactor Netty has not fully written. */
     private int passedOn;
     /** The request being read or served here, if any. */
@@ -66,12 +66,12 @@ final class HotConnection extends ChannelDuplexHandler {
     private ArrayDeque<Object> waiting;
     private boolean closing;
 
-    HotConnection(HotPaths paths, JsonBodies bodies, JsonMapper json, ApiErrors errors, PopAhead popAhead) {
+    HotConnection(HotPaths paths, JsonBodies bodies, JsonMapper json, ApiErrors errors, NextPops nextPops) {
         this.paths = paths;
         this.bodies = bodies;
         this.json = json;
         this.errors = errors;
-        this.popAhead = popAhead;
+        this.nextPops = nextPops;
     }
 
     @Override
@@ -145,7 +145,7 @@ final class HotConnection extends ChannelDuplexHandler {
         exchange = null;
         release(waiting);
         waiting = null;
-        popAhead.close(ahead);
+        nextPops.close(slot);
         ctx.fireChannelInactive();
     }
 
@@ -188,10 +188,10 @@ final class HotConnection extends ChannelDuplexHandler {
 
     private void serve(ChannelHandlerContext ctx, Exchange served) {
         served.served = true;
-        if (ahead == null) {
-            ahead = popAhead.slot(ctx.executor());
+        if (slot == null) {
+            slot = nextPops.slot(ctx.executor());
         }
-        HotRequest request = served.request(bodies, ahead);
+        HotRequest request = served.request(bodies, slot);
         try {
             served.subscription = Mono.defer(() -> served.endpoint.serve().serve(request, served.variables))
                     .<ResponseEntity<?>>map(answer -> answer)
@@ -313,7 +313,7 @@ final class HotConnection extends ChannelDuplexHandler {
             received += n;
         }
 
-        HotRequest request(JsonBodies bodies, PopAhead.Slot ahead) {
+        HotRequest request(JsonBodies bodies, NextPops.Slot slot) {
             return new HotRequest() {
                 @Override
                 public Map<String, String> query() {
@@ -326,8 +326,8 @@ final class HotConnection extends ChannelDuplexHandler {
                 }
 
                 @Override
-                public PopAhead.Slot popAhead() {
-                    return ahead;
+                public NextPops.Slot nextPopSlot() {
+                    return slot;
                 }
             };
         }

@@ -19,14 +19,14 @@ final class HotConnections implements NettyServerCustomizer {
     private final JsonBodies bodies;
     private final JsonMapper json;
     private final ApiErrors errors;
-    private final PopAhead popAhead;
+    private final NextPops nextPops;
 
-    HotConnections(HotEndpoints endpoints, JsonBodies bodies, JsonMapper json, ApiErrors errors, PopAhead popAhead) {
+    HotConnections(HotEndpoints endpoints, JsonBodies bodies, JsonMapper json, ApiErrors errors, NextPops nextPops) {
         this.paths = new HotPaths(endpoints.all());
         this.bodies = bodies;
         this.json = json;
         this.errors = errors;
-        this.popAhead = popAhead;
+        this.nextPops = nextPops;
     }
 
     @Override
@@ -34,7 +34,7 @@ final class HotConnections implements NettyServerCustomizer {
         return server.doOnChannelInit((observer, channel, remote) -> {
             if (channel.pipeline().get(NettyPipeline.HttpTrafficHandler) != null) {
                 channel.pipeline().addBefore(NettyPipeline.HttpTrafficHandler, HotConnection.NAME,
-                        new HotConnection(paths, bodies, json, errors, popAhead));
+                        new HotConnection(paths, bodies, json, errors, nextPops));
             }
         });
     }

@@ -36,7 +36,7 @@ final class HotEndpoints {
     private final List<Endpoint> all;
 
     HotEndpoints(PushController push, PopController pop, AckThenPop ackThenPop, TransactionController transaction,
-                 PopAhead ahead) {
+                 NextPops nextPops) {
         Serve ackAndPop = (request, variables) -> request.body(AckBatchRequest.class, "ack and pop")
                 .flatMap(body -> ackThenPop.ackThenPop(variables.get("queue"), variables.get("partition"),
                         request.query(), body))
@@ -45,9 +45,9 @@ final class HotEndpoints {
                 post("/api/v1/push", PushRequest.class, "push", (request, body) ->
                         push.push(body).map(answer -> ResponseEntity.status(HttpStatus.CREATED).body(answer))),
                 post("/api/v1/ack", AckRequest.class, "ack", (request, body) ->
-                        ahead.ack(request.popAhead(), List.of(AckItems.read(body, null))).map(ResponseEntity::ok)),
+                        nextPops.ack(request.nextPopSlot(), List.of(AckItems.read(body, null))).map(ResponseEntity::ok)),
                 post("/api/v1/ack/batch", AckBatchRequest.class, "ack batch", (request, body) ->
-                        ahead.ack(request.popAhead(), AckController.items(body)).map(ResponseEntity::ok)),
+                        nextPops.ack(request.nextPopSlot(), AckController.items(body)).map(ResponseEntity::ok)),
                 new Endpoint(HttpMethod.POST, "/api/v1/ack/pop/queue/{queue}", ackAndPop),
                 new Endpoint(HttpMethod.POST, "/api/v1/ack/pop/queue/{queue}/partition/{partition}", ackAndPop),
                 post("/api/v1/transaction", TransactionRequest.class, "transaction", (request, body) ->
@@ -55,14 +55,14 @@ final class HotEndpoints {
                 new Endpoint(HttpMethod.GET, "/api/v1/pop/queue/{queue}", (request, variables) -> {
                     String queue = variables.get("queue");
                     Map<String, String> query = request.query();
-                    return ahead.pop(request.popAhead(), new PopAhead.Shape(queue, null, query),
+                    return nextPops.pop(request.nextPopSlot(), new NextPops.Shape(queue, null, query),
                             () -> pop.popQueue(queue, query));
                 }),
                 new Endpoint(HttpMethod.GET, "/api/v1/pop/queue/{queue}/partition/{partition}", (request, variables) -> {
                     String queue = variables.get("queue");
                     String partition = variables.get("partition");
                     Map<String, String> query = request.query();
-                    return ahead.pop(request.popAhead(), new PopAhead.Shape(queue, partition, query),
+                    return nextPops.pop(request.nextPopSlot(), new NextPops.Shape(queue, partition, query),
                             () -> pop.popPartition(queue, partition, query));
                 }));
     }

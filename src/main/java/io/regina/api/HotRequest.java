@@ -16,6 +16,6 @@ interface HotRequest {
     /** The body bound to {@code type}, refused as {@link JsonBodies#read} refuses it, naming the body {@code what}. */
     <T> Mono<T> body(Class<T> type, String what);
 
-    /** The connection's {@link PopAhead.Slot}; null for a request Spring serves, or with popping ahead off. */
-    PopAhead.Slot popAhead();
+    /** The connection's {@link NextPops.Slot}; null for a request Spring serves, or with next pops off. */
+    NextPops.Slot nextPopSlot();
 }

@@ -153,7 +153,7 @@ class HotRoutes {
         }
 
         @Override
-        public PopAhead.Slot popAhead() {
+        public NextPops.Slot nextPopSlot() {
             return null;
         }
     }

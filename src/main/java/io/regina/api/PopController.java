@@ -158,10 +158,10 @@ class PopController {
 
     /**
      * The pop a request of this route and query would submit, to go into the entry of the ack that settles
-     * {@code settledPartitionIds}' claims ({@link PopAhead}); null when it is not one to make ahead (an
+     * {@code settledPartitionIds}' claims ({@link NextPops}); null when it is not one to make ahead (an
      * {@code autoAck} pop) or would find nothing then.
      */
-    Command popAhead(String queue, String partition, Map<String, String> query, Collection<String> settledPartitionIds) {
+    Command nextPop(String queue, String partition, Map<String, String> query, Collection<String> settledPartitionIds) {
         Options options = Options.read(query);
         String named = "Default".equals(partition) ? null : partition;
         if (options.autoAck() || broker.seesItsAnswers() && !broker.read(

@@ -80,7 +80,7 @@ class HotConnectionTest {
             }
         });
         channel.pipeline().addLast(new HotConnection(paths, new JsonBodies(JSON, DataSize.ofBytes(64)), JSON,
-                new ApiErrors(), new PopAhead(null, null, null, new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), false, 0, 0)));
+                new ApiErrors(), new NextPops(null, null, null, new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), false, 0, 0)));
         channel.pipeline().addLast(new ChannelInboundHandlerAdapter() {
             @Override
             public void channelRead(ChannelHandlerContext ctx, Object msg) {

@@ -12,7 +12,7 @@ import static io.regina.testing.Broker.item;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The hint a pop made in an ack's entry goes by ({@code PopAhead}): every partition leased, the pop still finds
+ * The hint a pop made in an ack's entry goes by ({@code NextPops}): every partition leased, the pop still finds
  * one once the ack settles a claim, if that claim's partition holds more; and never a partition the pop could
  * not take.
  */

@@ -18,14 +18,14 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A worker popping and acking in a loop on one keep-alive connection gets its next pop made ahead in its ack's
- * entry ({@link PopAhead}), and nobody else loses a message for it: each message is delivered once and counted
- * one attempt, and what a pop made ahead holds goes back, unstarted, when its hold ends, when the connection
+ * A worker popping and acking in a loop on one keep-alive connection gets its next next pop in its ack's
+ * entry ({@link NextPops}), and nobody else loses a message for it: each message is delivered once and counted
+ * one attempt, and what a next pop holds goes back, unstarted, when its hold ends, when the connection
  * closes, or when the worker's next pop asks for something else. A "quick" return is a minute here and the hold
  * three seconds, so that a slow test machine sees the same loop a worker makes in microseconds.
  */
-@TestPropertySource(properties = {"regina.pop-ahead.quick-return-ms=60000", "regina.pop-ahead.hold-ms=3000"})
-class PopAheadIT extends RunningBroker {
+@TestPropertySource(properties = {"regina.next-pop.quick-return-ms=60000", "regina.next-pop.hold-ms=3000"})
+class NextPopsIT extends RunningBroker {
     private static final long HOLD_MS = 3000;
 
     @Test
@@ -51,13 +51,13 @@ class PopAheadIT extends RunningBroker {
     }
 
     @Test
-    void whatAPopMadeAheadHoldsGoesBackUnstartedWhenNoPopComesForIt() throws IOException {
+    void whatANextPopHoldsGoesBackUnstartedWhenNoPopComesForIt() throws IOException {
         String queue = queue();
         pushNumbered(queue, 5);
         try (Connection worker = RawHttp.connect(port)) {
             steadyCycles(worker, queue, 3);
             JsonNode size = get("/api/v1/queues/" + queue + "/size", 200);
-            assertThat(size.path("reserved").asLong()).as("message 3, popped ahead").isEqualTo(1);
+            assertThat(size.path("reserved").asLong()).as("message 3, in the next pop").isEqualTo(1);
             assertThat(size.path("pending").asLong()).isEqualTo(1);
 
             Eventually.await(Duration.ofMillis(HOLD_MS + 5000), "the held message handed back",
@@ -71,7 +71,7 @@ class PopAheadIT extends RunningBroker {
     }
 
     @Test
-    void aWorkerThatLeavesHandsItsPopMadeAheadBackAtOnce() throws IOException {
+    void aWorkerThatLeavesHandsItsNextPopBackAtOnce() throws IOException {
         String queue = queue();
         pushNumbered(queue, 4);
         try (Connection worker = RawHttp.connect(port)) {
@@ -105,7 +105,7 @@ class PopAheadIT extends RunningBroker {
     }
 
     @Test
-    void aWorkerHandingItsJobBackGetsNoPopMadeAhead() throws IOException {
+    void aWorkerHandingItsJobBackGetsNoNextPop() throws IOException {
         String queue = queue();
         pushNumbered(queue, 5);
         try (Connection worker = RawHttp.connect(port)) {
@@ -156,11 +156,11 @@ class PopAheadIT extends RunningBroker {
     }
 
     private double taken() {
-        JsonNode metric = get("/actuator/metrics/regina.pops.ahead?tag=outcome:taken", 200);
+        JsonNode metric = get("/actuator/metrics/regina.pops.next?tag=outcome:taken", 200);
         return metric.path("measurements").get(0).path("value").asDouble();
     }
 
     private static String queue() {
-        return "pop-ahead-" + UUID.randomUUID().toString().substring(0, 8);
+        return "next-pop-" + UUID.randomUUID().toString().substring(0, 8);
     }
 }

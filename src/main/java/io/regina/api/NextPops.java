@@ -27,28 +27,29 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * Pops ahead for a worker in a steady loop on one connection: when its ack settles every message of its
- * last pop, the pop it is about to send goes into the ack's log entry, and the pop, when it comes, is
- * answered from there at once. A job then waits for one commit (its ack's) instead of two in turn (the
- * ack's, then the next pop's): the two-request worker loop of Queen's clients costs one durable write a job,
- * as {@code POST /ack/pop} does, with no change to the client.
+ * Makes the next pop of a worker in a steady loop on one connection in its ack's log entry: when the ack
+ * settles every message of the connection's last pop, the pop the worker is about to send goes into the
+ * ack's entry, right after it, and when that pop comes it is answered from there at once. A job then waits
+ * for one commit (its ack's) instead of two in turn (the ack's, then the next pop's): the two-request worker
+ * loop of Queen's clients costs one durable write a job, as {@code POST /ack/pop} does, with no change to the
+ * client.
  *
- * <p>The pop made ahead is the worker's own next pop, the same query on the same route, applied a moment
- * sooner: what it leases, and the attempt it counts, are what that pop would have. Only a connection whose
- * last {@link #STEADY_CYCLES} pops each came back within {@code regina.pop-ahead.quick-return-ms} (10) of the ack
+ * <p>It is the worker's own next pop, the same query on the same route, applied a moment sooner: what it
+ * leases, and the attempt it counts, are what that pop would have. Only a connection whose last
+ * {@link #STEADY_CYCLES} pops each came back within {@code regina.next-pop.quick-return-ms} (10) of the ack
  * before it gets one (a test or a tool that pops now and then never does), and it is held at most
- * {@code regina.pop-ahead.hold-ms} (100): a pop
- * of another query, the end of the hold, or the connection closing hands its messages back unstarted (an
- * ack {@code retry}, the attempt not counted), so nobody else waits longer than that for them. A broker
- * that dies while it holds one leaves that lease to expire, as it leaves the leases of its workers' jobs.
+ * {@code regina.next-pop.hold-ms} (100): a pop of another query, the end of the hold, or the connection
+ * closing hands its messages back unstarted (an ack {@code retry}, the attempt not counted), so nobody else
+ * waits longer than that for them. A broker that dies while it holds one leaves that lease to expire, as it
+ * leaves the leases of its workers' jobs.
  *
  * <p>A {@link Slot} is one connection's; only its event loop touches it.
  */
 @Component
-final class PopAhead {
-    private static final Logger log = LoggerFactory.getLogger(PopAhead.class);
+final class NextPops {
+    private static final Logger log = LoggerFactory.getLogger(NextPops.class);
 
-    /** Quick pop-ack cycles a connection completes before pops are made ahead for it. */
+    /** Quick pop-ack cycles a connection completes before its next pops are made in its acks' entries. */
     static final int STEADY_CYCLES = 2;
 
     private final Broker broker;
@@ -57,38 +58,38 @@ final class PopAhead {
     private final boolean enabled;
     /** How soon after its ack's answer a worker's next pop must come to count as a steady loop. */
     private final long quickReturnNanos;
-    /** How long a pop made ahead waits for the worker's pop before its messages are handed back. */
+    /** How long a next pop waits for the worker's pop before its messages are handed back. */
     private final long holdMs;
     private final Counter taken;
     private final Counter handedBack;
 
-    PopAhead(Broker broker, PopController pops, AckController acks, MeterRegistry meters,
-             @Value("${regina.pop-ahead.enabled:true}") boolean enabled,
-             @Value("${regina.pop-ahead.quick-return-ms:10}") long quickReturnMs,
-             @Value("${regina.pop-ahead.hold-ms:100}") long holdMs) {
+    NextPops(Broker broker, PopController pops, AckController acks, MeterRegistry meters,
+             @Value("${regina.next-pop.enabled:true}") boolean enabled,
+             @Value("${regina.next-pop.quick-return-ms:10}") long quickReturnMs,
+             @Value("${regina.next-pop.hold-ms:100}") long holdMs) {
         this.broker = broker;
         this.pops = pops;
         this.acks = acks;
         this.enabled = enabled;
         this.quickReturnNanos = TimeUnit.MILLISECONDS.toNanos(quickReturnMs);
         this.holdMs = holdMs;
-        this.taken = Counter.builder("regina.pops.ahead").tag("outcome", "taken")
-                .description("Pops made ahead in an ack's entry, by what became of them").register(meters);
-        this.handedBack = Counter.builder("regina.pops.ahead").tag("outcome", "handed_back")
-                .description("Pops made ahead in an ack's entry, by what became of them").register(meters);
+        this.taken = Counter.builder("regina.pops.next").tag("outcome", "taken")
+                .description("Next pops made in an ack's entry, by what became of them").register(meters);
+        this.handedBack = Counter.builder("regina.pops.next").tag("outcome", "handed_back")
+                .description("Next pops made in an ack's entry, by what became of them").register(meters);
     }
 
-    /** A pop's route and query: a worker's next pop is made ahead only with exactly its last one's. */
+    /** A pop's route and query: a worker's next pop is made only with exactly its last one's. */
     record Shape(String queue, String partition, Map<String, String> query) {
     }
 
-    /** The connection's slot, or null when popping ahead is off. */
+    /** The connection's slot, or null when next pops are off. */
     Slot slot(EventExecutor loop) {
         return enabled ? new Slot(loop) : null;
     }
 
     /**
-     * A pop: answered from the pop made ahead for it when there is one of this shape with messages, else by
+     * A pop: answered from the next pop for it when there is one of this shape with messages, else by
      * {@code fresh}. {@code slot} null (a request Spring serves): always {@code fresh}.
      */
     Mono<ResponseEntity<PopResponse>> pop(Slot slot, Shape shape, Supplier<Mono<ResponseEntity<PopResponse>>> fresh) {
@@ -99,18 +100,18 @@ final class PopAhead {
                 && System.nanoTime() - slot.ackedAt < quickReturnNanos;
         slot.cycles = quick ? slot.cycles + 1 : 0;
         slot.forgetLastPop();
-        CompletableFuture<Result> ahead = slot.held;
-        boolean matches = ahead != null && shape.equals(slot.heldShape);
-        if (ahead != null) {
+        CompletableFuture<Result> next = slot.held;
+        boolean matches = next != null && shape.equals(slot.heldShape);
+        if (next != null) {
             slot.release();
             if (!matches) {
-                handBack(slot, ahead);
+                handBack(slot, next);
             }
         }
-        // a pop made ahead that failed or found nothing leaves the worker's pop to look for itself
+        // a next pop that failed or found nothing leaves the worker's pop to look for itself
         Mono<ResponseEntity<PopResponse>> answer = matches
-                ? onLoop(slot, ahead).onErrorResume(failed -> Mono.empty())
-                        .mapNotNull(PopAhead::popped)
+                ? onLoop(slot, next).onErrorResume(failed -> Mono.empty())
+                        .mapNotNull(NextPops::popped)
                         .filter(popped -> !popped.messages().isEmpty())
                         .map(popped -> {
                             taken.increment();
@@ -136,7 +137,7 @@ final class PopAhead {
             return acks.submit(items, null, null);
         }
         Command next = slot.cycles >= STEADY_CYCLES && slot.held == null && !slot.closed
-                ? pops.popAhead(shape.queue(), shape.partition(), shape.query(), partitionIds(items)) : null;
+                ? pops.nextPop(shape.queue(), shape.partition(), shape.query(), partitionIds(items)) : null;
         return acks.submit(items, next, pending -> slot.hold(shape, pending, this))
                 .doOnNext(answer -> slot.ackedAt = System.nanoTime());
     }
@@ -155,16 +156,16 @@ final class PopAhead {
             return;
         }
         slot.closed = true;
-        CompletableFuture<Result> ahead = slot.held;
-        if (ahead != null) {
+        CompletableFuture<Result> next = slot.held;
+        if (next != null) {
             slot.release();
-            handBack(slot, ahead);
+            handBack(slot, next);
         }
     }
 
-    /** Once the pop made ahead is applied, its messages go back to their queue unstarted. */
-    private void handBack(Slot slot, CompletableFuture<Result> ahead) {
-        ahead.whenCompleteAsync((result, error) -> {
+    /** Once the next pop is applied, its messages go back to their queue unstarted. */
+    private void handBack(Slot slot, CompletableFuture<Result> next) {
+        next.whenCompleteAsync((result, error) -> {
             Result.Popped popped = error == null ? popped(result) : null;
             if (popped == null || popped.messages().isEmpty()) {
                 return;
@@ -176,7 +177,7 @@ final class PopAhead {
             }
             handedBack.increment();
             broker.submit(new Command.Ack(items), Result.Acked.class).subscribe(acked -> { }, failed ->
-                    log.debug("A pop made ahead was not handed back; its lease will expire", failed));
+                    log.debug("A next pop was not handed back; its lease will expire", failed));
         }, slot.loop);
     }
 
@@ -192,7 +193,7 @@ final class PopAhead {
         return result instanceof Result.AckedAndPopped both ? both.popped() : null;
     }
 
-    /** One connection's loop: its last pop until an ack settles it, and the pop made ahead it holds. */
+    /** One connection's loop: its last pop until an ack settles it, and the next pop it holds. */
     static final class Slot {
         private final EventExecutor loop;
         private Shape lastShape;
@@ -250,15 +251,15 @@ final class PopAhead {
             lastMessages = null;
         }
 
-        private void hold(Shape shape, CompletableFuture<Result> pending, PopAhead ahead) {
+        private void hold(Shape shape, CompletableFuture<Result> pending, NextPops owner) {
             heldShape = shape;
             held = pending;
             holdEnds = loop.schedule(() -> {
                 if (held == pending) {
                     release();
-                    ahead.handBack(this, pending);
+                    owner.handBack(this, pending);
                 }
-            }, ahead.holdMs, TimeUnit.MILLISECONDS);
+            }, owner.holdMs, TimeUnit.MILLISECONDS);
         }
 
         private void release() {
