@@ -101,7 +101,9 @@ final class NextPops {
         slot.cycles = quick ? slot.cycles + 1 : 0;
         slot.forgetLastPop();
         CompletableFuture<Result> next = slot.held;
-        boolean matches = next != null && shape.equals(slot.heldShape);
+        // the hold's bound is checked here too: its timer may run late (a long pause of this process)
+        boolean matches = next != null && shape.equals(slot.heldShape)
+                && System.nanoTime() - slot.heldAt <= TimeUnit.MILLISECONDS.toNanos(holdMs);
         if (next != null) {
             slot.release();
             if (!matches) {
@@ -204,6 +206,8 @@ final class NextPops {
         private long ackedAt;
         private Shape heldShape;
         private CompletableFuture<Result> held;
+        /** When {@link #held} was submitted (System.nanoTime). */
+        private long heldAt;
         private ScheduledFuture<?> holdEnds;
         private boolean closed;
 
@@ -254,6 +258,7 @@ final class NextPops {
         private void hold(Shape shape, CompletableFuture<Result> pending, NextPops owner) {
             heldShape = shape;
             held = pending;
+            heldAt = System.nanoTime();
             holdEnds = loop.schedule(() -> {
                 if (held == pending) {
                     release();
