@@ -108,17 +108,24 @@ final class HotConnection extends ChannelDuplexHandler {
 
     /**
      * Reactor Netty reads with auto-read off, asking for each read: the rest of a body read here is asked
-     * for here (the decoder asks by itself only when a read brought no whole message).
+     * for here (the decoder asks by itself only when a read brought no whole message). While a request is
+     * served here the next read is asked too, until something arrives: Netty's epoll transport stops
+     * watching a socket that no read was asked of when a read ends, and watches it again at the next ask,
+     * an {@code epoll_ctl} call each, two a request of a worker that waits for each answer before its next
+     * request. What arrives meanwhile (a pipelined request) waits here, and then no more is asked.
      */
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        if (exchange != null && !exchange.served) {
+        if (exchange != null && (!exchange.served || waiting == null)) {
             ctx.read();
         }
         ctx.fireChannelReadComplete();
     }
 
-    /** No reading while a request is served here: what arrives meanwhile would only wait (backpressure). */
+    /**
+     * No reading asked by the handlers behind this one while a request is served here: what arrives
+     * meanwhile would only wait (backpressure; see {@link #channelReadComplete}).
+     */
     @Override
     public void read(ChannelHandlerContext ctx) {
         if (exchange == null || !exchange.served) {

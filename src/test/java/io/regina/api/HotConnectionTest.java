@@ -119,10 +119,26 @@ class HotConnectionTest {
         ReferenceCountUtil.release(channel.readOutbound());
 
         read(get("/wait"));
-        assertThat(reads).as("nothing while the answer is outstanding").hasValue(2);
+        assertThat(reads).as("the socket still watched while the answer is outstanding").hasValue(3);
         pending.get(0).tryEmitValue(ResponseEntity.ok(Map.of("n", 1)));
-        assertThat(reads).hasValue(3);
+        assertThat(reads).hasValue(4);
         ReferenceCountUtil.release(channel.readOutbound());
+    }
+
+    @Test
+    void asksNoMoreOnceAPipelinedRequestWaitsForAnAnswer() {
+        read(get("/wait"));
+        reads.set(0);
+        read(get("/pop/pipelined"));
+        assertThat(reads).as("nothing asked while a request waits behind the outstanding answer").hasValue(0);
+        channel.read();
+        assertThat(reads).as("nor for the handlers behind").hasValue(0);
+        assertThat(channel.<Object>readOutbound()).isNull();
+
+        pending.get(0).tryEmitValue(ResponseEntity.ok(Map.of("n", 1)));
+        assertThat(body(channel.readOutbound())).isEqualTo("{\"n\":1}");
+        assertThat(JSON.readTree(body(channel.readOutbound())).get("queue").asString()).isEqualTo("pipelined");
+        assertThat(reads).as("reading on once both are answered").hasPositiveValue();
     }
 
     @Test
