@@ -18,6 +18,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.proto.RaftProtos.StateMachineLogEntryProto;
@@ -83,6 +84,7 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
+    private volatile LongConsumer timerListener = due -> { };
     private final BackgroundCatchUp catchUp = new BackgroundCatchUp("state-catch-up", this::catchUpSlice);
     private final SnapshotPace snapshotPace = new SnapshotPace();
     private final SnapshotWriter snapshots = new SnapshotWriter("snapshot-writer", this::latestSnapshotIndex,
@@ -230,6 +232,7 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
         List<Result> results = new ArrayList<>(entry.commands().size());
         List<String> deliverable;
         int behind;
+        long timerDue;
         lock.writeLock().lock();
         try {
             long now = Math.max(entry.now(), lastNow);
@@ -240,6 +243,7 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
             updateLastAppliedTermIndex(logEntry.getTerm(), logEntry.getIndex());
             snapshotPace.logged(logEntry.getStateMachineLogEntry().getLogData().size());
             deliverable = adapter.drainDeliverable(state);
+            timerDue = adapter.nextTimerDue(state);
             behind = adapter.behind(state);
             if (behind > MAX_BEHIND) {
                 catchUpExcess(behind - MAX_BEHIND, logEntry);
@@ -253,6 +257,7 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
             catchUp.wake();
         }
         notifyDeliverable(deliverable);
+        timerListener.accept(timerDue);
         StateMachineLogEntryProto submitted = logEntry.getStateMachineLogEntry();
         if (localAnswers.answer(submitted.getClientId(), submitted.getCallId(), results)) {
             return CompletableFuture.completedFuture(Message.EMPTY);
@@ -387,6 +392,14 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /**
+     * Told the state's earliest timer (epoch ms, {@code Long.MAX_VALUE} for none) after each entry, on the apply
+     * thread, outside the lock; it must not block. One listener: the node's {@link LeaderTicker}.
+     */
+    void onTimerDue(LongConsumer listener) {
+        timerListener = Objects.requireNonNull(listener);
     }
 
     /** Listeners run on the apply thread after each entry, outside the lock; they must not block. */

@@ -72,6 +72,7 @@ public final class RaftNode implements AutoCloseable {
         this.committer = new GroupCommitter(router::send, metrics, settings.limits());
         this.ticker = new LeaderTicker(settings, local, committer, stateMachine,
                 Executors.newSingleThreadScheduledExecutor(daemonThreads("regina-raft-tick-" + settings.nodeId())));
+        stateMachine.onTimerDue(ticker::timerDue);
         this.status = new NodeStatus(settings, local, stateMachine);
         this.membership = new Membership(settings, local);
     }

@@ -16,7 +16,8 @@ import java.util.Set;
 
 /**
  * A tiny deterministic stand-in for {@code BrokerState} while the real one is written: queues of
- * message ids, a tick counter and the last {@code now} seen. Tests of the Raft layer use it through
+ * message ids, a tick counter, the last {@code now} seen, and one timer (a push to {@link #TIMERS} whose
+ * message id is its due time, epoch ms; the first tick at or after it fires it; not in snapshots). Tests of the Raft layer use it through
  * {@link #ADAPTER}; nothing in main depends on it.
  */
 final class FakeState {
@@ -26,6 +27,11 @@ final class FakeState {
     long ticks;
     long lastNow = Long.MIN_VALUE;
     long applied;
+    long timerDue = Long.MAX_VALUE;
+    /** Each fired timer: {due, the firing tick's now}. */
+    final List<long[]> fired = new ArrayList<>();
+
+    static final String TIMERS = "timers";
 
     static final StateAdapter<FakeState> ADAPTER = new StateAdapter<>() {
         @Override
@@ -43,6 +49,11 @@ final class FakeState {
             List<String> names = new ArrayList<>(state.deliverable);
             state.deliverable.clear();
             return names;
+        }
+
+        @Override
+        public long nextTimerDue(FakeState state) {
+            return state.timerDue;
         }
 
         @Override
@@ -96,6 +107,9 @@ final class FakeState {
                 Command.PushItem item = push.items().get(i);
                 queues.computeIfAbsent(item.queue(), q -> new ArrayList<>()).add(item.messageId());
                 deliverable.add(item.queue());
+                if (TIMERS.equals(item.queue())) {
+                    timerDue = Math.min(timerDue, Long.parseLong(item.messageId()));
+                }
                 outcomes.add(new Result.PushOutcome(i, item.transactionId(), Result.PushStatus.QUEUED,
                         item.messageId(), "p0", item.traceId(), item.queue()));
             }
@@ -103,6 +117,10 @@ final class FakeState {
         }
         if (command instanceof Command.Tick) {
             ticks++;
+            if (now >= timerDue) {
+                fired.add(new long[] {timerDue, now});
+                timerDue = Long.MAX_VALUE;
+            }
             return new Result.Ticked(0, 0, 0);
         }
         if (command instanceof Command.ClearQueue c && "boom".equals(c.queue())) {

@@ -187,6 +187,29 @@ class RaftNodeTest {
     }
 
     @Test
+    void aTimerSetWhileTheLeaderSleepsFiresWhenDueNotAtItsNextRegularLook() throws Exception {
+        int port = FakeState.freePort();
+        RaftMetrics metrics = new RaftMetrics();
+        BrokerStateMachine<FakeState> machine = fakeMachine(metrics);
+        // regular ticks a minute apart: between them only a due timer makes the leader tick
+        try (RaftNode node = new RaftNode(settings(port).withTickIntervalMs(60_000), machine, metrics)) {
+            node.start();
+            Eventually.await(AWAIT, "the first tick", () -> machine.read(s -> s.ticks) > 0);
+            for (int i = 1; i <= 3; i++) {
+                Thread.sleep(300); // the idle leader sleeps, its next look planned up to a second ahead
+                long due = System.currentTimeMillis() + 100;
+                node.submit(FakeState.push(FakeState.TIMERS, Long.toString(due))).get(30, TimeUnit.SECONDS);
+                int n = i;
+                Eventually.await(AWAIT, "timer " + n + " fired", () -> machine.read(s -> s.fired.size()) == n);
+                long firedAt = machine.read(s -> s.fired.get(n - 1)[1]);
+                assertThat(firedAt - due).as("how late timer %d fired, ms", n).isBetween(0L, 400L);
+            }
+            long ticks = machine.read(s -> s.ticks);
+            assertThat(ticks).as("the first tick and one a timer").isEqualTo(4);
+        }
+    }
+
+    @Test
     void aRequestThatDoesNotDecodeIsRejectedBeforeTheLog() throws Exception {
         int port = FakeState.freePort();
         RaftMetrics metrics = new RaftMetrics();
