@@ -17,8 +17,8 @@ import java.util.Set;
 /**
  * A tiny deterministic stand-in for {@code BrokerState} while the real one is written: queues of
  * message ids, a tick counter, the last {@code now} seen, and one timer (a push to {@link #TIMERS} whose
- * message id is its due time, epoch ms; the first tick at or after it fires it; not in snapshots). Tests of the Raft layer use it through
- * {@link #ADAPTER}; nothing in main depends on it.
+ * message id is its due time, epoch ms; the first tick at or after it fires it; not in snapshots). Tests
+ * of the Raft layer use it through {@link #ADAPTER}; nothing in main depends on it.
  */
 final class FakeState {
 
