@@ -55,7 +55,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Snapshots are single files in {@link SimpleStateMachineStorage} ({@link SnapshotCodec});
  *       Ratis triggers them every N entries and on stop, and each waits until the log since the last
  *       holds an image's worth of bytes ({@link SnapshotPace}). The image is captured on the apply thread and
- *       written by a {@link SnapshotWriter} thread, so applies go on while it is written.</li>
+ *       written by a {@link SnapshotWriter} thread, so applies go on while it is written; old files are cleaned up
+ *       only after a new one is written ({@link SnapshotStorage}).</li>
  *   <li>Work the state leaves for after its applies ({@link StateAdapter#behind}: the failed-jobs word
  *       index) is done by a {@link BackgroundCatchUp} thread in slices of {@value #CATCH_UP_SLICE} steps
  *       under the write lock, which let applies in between; by a read that needs it done (a text search),
@@ -81,7 +82,7 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
     private final StateAdapter<S> adapter;
     private final RaftMetrics metrics;
     private final long maxRequestBytes;
-    private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+    private final SimpleStateMachineStorage storage = new SnapshotStorage();
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
     private volatile LongConsumer timerListener = due -> { };
