@@ -1,6 +1,7 @@
 package io.regina.raft;
 
 import java.io.IOException;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.ratis.server.raftlog.RaftLog;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -19,7 +20,7 @@ import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 final class SnapshotStorage extends SimpleStateMachineStorage {
 
     /** The newest snapshot recorded (a written one, or the newest found on disk at start). */
-    private volatile long newest = RaftLog.INVALID_LOG_INDEX;
+    private final AtomicLong newest = new AtomicLong(RaftLog.INVALID_LOG_INDEX);
     /** The newest snapshot when the last cleanup ran. */
     private volatile long cleanedFor = RaftLog.INVALID_LOG_INDEX;
 
@@ -34,14 +35,14 @@ final class SnapshotStorage extends SimpleStateMachineStorage {
     public SingleFileSnapshotInfo updateLatestSnapshot(SingleFileSnapshotInfo info) {
         SingleFileSnapshotInfo latest = super.updateLatestSnapshot(info);
         if (latest != null) {
-            newest = Math.max(newest, latest.getIndex());
+            newest.accumulateAndGet(latest.getIndex(), Math::max);
         }
         return latest;
     }
 
     @Override
     public void cleanupOldSnapshots(SnapshotRetentionPolicy policy) throws IOException {
-        long latest = newest;
+        long latest = newest.get();
         if (latest == cleanedFor) {
             return;
         }
