@@ -142,9 +142,9 @@ public final class Benchmark {
                         + "of its CPU in JIT compiler threads, at most 120 s / 240 s; the peers 5 s) |\n");
         sb.append("| paced lane | ").append(settings.rates()).append(" jobs/s for ").append(settings.pacedSeconds())
                 .append(" s, 16 workers × 10 ms, one job per push from up to 32 pushers; latency from each job's "
-                        + "scheduled dispatch time to its ack returned (HdrHistogram), push p99 from scheduled time to "
-                        + "durable answer; the pacer sheds a job when all 32 pushers are busy; each system first runs one "
-                        + "unrecorded paced run at the highest rate (10 s quick, 30 s full) |\n");
+                        + "scheduled dispatch time to its ack returned (HdrHistogram), push p50 / p95 / p99 from "
+                        + "scheduled time to durable answer; the pacer sheds a job when all 32 pushers are busy; each "
+                        + "system first runs one unrecorded paced run at the highest rate (10 s quick, 30 s full) |\n");
         sb.append("| broker CPU, RSS | utime + stime of the broker process from /proc/PID/stat over the measured "
                 + "window; VmRSS from /proc/PID/status at its end |\n");
         sb.append("| requests per job | client requests sent per job: HTTP requests (Regina), Redis commands "

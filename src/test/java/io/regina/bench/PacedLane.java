@@ -166,9 +166,12 @@ final class PacedLane {
             }
             double seconds = (ledger.lastAckNanos() - start) / 1e9;
             results.record(NAME, condition, s.name(), run, Metric.LATENCY_P50, ms(latency, 50));
+            results.record(NAME, condition, s.name(), run, Metric.LATENCY_P90, ms(latency, 90));
             results.record(NAME, condition, s.name(), run, Metric.LATENCY_P95, ms(latency, 95));
             results.record(NAME, condition, s.name(), run, Metric.LATENCY_P99, ms(latency, 99));
             results.record(NAME, condition, s.name(), run, Metric.LATENCY_MAX, latency.getMaxValue() / 1000.0);
+            results.record(NAME, condition, s.name(), run, Metric.PUSH_P50, ms(pushLatency, 50));
+            results.record(NAME, condition, s.name(), run, Metric.PUSH_P95, ms(pushLatency, 95));
             results.record(NAME, condition, s.name(), run, Metric.PUSH_P99, ms(pushLatency, 99));
             results.record(NAME, condition, s.name(), run, Metric.ACHIEVED_RATE, dispatched / seconds);
             results.record(NAME, condition, s.name(), run, Metric.SHED, shed.get());
