@@ -20,9 +20,11 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
+import org.reactivestreams.Subscription;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import reactor.core.CoreSubscriber;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
@@ -199,17 +201,84 @@ final class HotConnection extends ChannelDuplexHandler {
             slot = nextPops.slot(ctx.executor());
         }
         HotRequest request = served.request(bodies, slot);
+        Answer answer = new Answer(ctx, served);
+        served.subscription = answer;
         try {
-            served.subscription = Mono.defer(() -> served.endpoint.serve().serve(request, served.variables))
-                    .<ResponseEntity<?>>map(answer -> answer)
-                    .switchIfEmpty(Mono.fromSupplier(() -> ResponseEntity.ok().build()))
-                    .onErrorResume(e -> Mono.just(errors.answer(e instanceof OutOfMemoryError
-                            ? MemoryWatermark.outOfHeap() : e)))
-                    .subscribe(answer -> answered(ctx, served, answer));
+            served.endpoint.serve().serve(request, served.variables).subscribe(answer);
         } catch (OutOfMemoryError e) {
             // Reactor rethrows a JVM error from where it happened instead of signalling it: answered here,
             // or the client would get no answer at all
             answered(ctx, served, errors.answer(MemoryWatermark.outOfHeap()));
+        } catch (RuntimeException e) {
+            answer.onError(e); // thrown before the endpoint's answer was subscribed to
+        }
+    }
+
+    /**
+     * Writes what the endpoint answers: its response, {@code 200} with no body when it completes empty, its
+     * error as {@link ApiErrors} words it. One subscriber where {@code defer}, {@code map},
+     * {@code switchIfEmpty}, {@code onErrorResume} and a lambda subscriber were five operators a request;
+     * cancelled when the connection closes (a parked long-poll stops waiting for a client that left).
+     */
+    private final class Answer implements CoreSubscriber<ResponseEntity<?>>, Disposable {
+        private final ChannelHandlerContext ctx;
+        private final Exchange served;
+        private volatile Subscription upstream;
+        private volatile boolean cancelled;
+        private boolean done;
+
+        Answer(ChannelHandlerContext ctx, Exchange served) {
+            this.ctx = ctx;
+            this.served = served;
+        }
+
+        @Override
+        public void onSubscribe(Subscription subscription) {
+            upstream = subscription;
+            if (cancelled) {
+                subscription.cancel();
+            } else {
+                subscription.request(Long.MAX_VALUE);
+            }
+        }
+
+        @Override
+        public void onNext(ResponseEntity<?> answer) {
+            if (!done) {
+                done = true;
+                answered(ctx, served, answer);
+            }
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            if (!done) {
+                done = true;
+                answered(ctx, served, errors.answer(error instanceof OutOfMemoryError
+                        ? MemoryWatermark.outOfHeap() : error));
+            }
+        }
+
+        @Override
+        public void onComplete() {
+            if (!done) {
+                done = true;
+                answered(ctx, served, ResponseEntity.ok().build());
+            }
+        }
+
+        @Override
+        public void dispose() {
+            cancelled = true;
+            Subscription subscription = upstream;
+            if (subscription != null) {
+                subscription.cancel();
+            }
+        }
+
+        @Override
+        public boolean isDisposed() {
+            return cancelled;
         }
     }
 
