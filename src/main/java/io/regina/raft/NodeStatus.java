@@ -10,16 +10,11 @@ import java.util.Map;
 import org.apache.ratis.metrics.MetricRegistries;
 import org.apache.ratis.metrics.MetricRegistryInfo;
 import org.apache.ratis.metrics.RatisMetricRegistry;
-import org.apache.ratis.metrics.impl.RatisMetricRegistryImpl;
 import org.apache.ratis.proto.RaftProtos;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
-import org.apache.ratis.thirdparty.com.codahale.metrics.Counting;
-import org.apache.ratis.thirdparty.com.codahale.metrics.Metric;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What this node knows of its group, read from the Ratis division: role, leader, term, indices, each
@@ -28,8 +23,6 @@ import org.slf4j.LoggerFactory;
  * A node that is not started, or closing, reports {@code STOPPED}.
  */
 final class NodeStatus {
-
-    private static final Logger LOG = LoggerFactory.getLogger(NodeStatus.class);
 
     private final RaftNodeSettings settings;
     private final LocalServer local;
@@ -62,19 +55,12 @@ final class NodeStatus {
             return -1;
         }
         String member = d.getMemberId().toString();
-        try {
-            for (RatisMetricRegistry registry : MetricRegistries.global().getMetricRegistries()) {
-                MetricRegistryInfo info = registry.getMetricRegistryInfo();
-                if ("log_worker".equals(info.getMetricsComponentName()) && info.getPrefix().contains(member)
-                        && registry instanceof RatisMetricRegistryImpl impl) {
-                    Metric metric = impl.get(name);
-                    if (metric instanceof Counting counting) {
-                        return counting.getCount();
-                    }
-                }
+        for (RatisMetricRegistry registry : MetricRegistries.global().getMetricRegistries()) {
+            MetricRegistryInfo info = registry.getMetricRegistryInfo();
+            if ("log_worker".equals(info.getMetricsComponentName()) && info.getPrefix().contains(member)
+                    && registry instanceof RaftMetricRegistries.Registry counters) {
+                return counters.count(name);
             }
-        } catch (RuntimeException | LinkageError e) {
-            LOG.debug("cannot read Ratis metric {}", name, e);
         }
         return -1;
     }

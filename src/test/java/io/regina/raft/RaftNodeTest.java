@@ -187,6 +187,26 @@ class RaftNodeTest {
     }
 
     @Test
+    void theLogWorkersAppendsAndFsyncsAreCounted() throws Exception {
+        RaftMetrics metrics = new RaftMetrics();
+        try (RaftNode node = new RaftNode(settings(FakeState.freePort()), fakeMachine(metrics), metrics)) {
+            node.start();
+            node.submit(new Command.Configure("orders", null, null, QueueOptions.defaults())).get(30, TimeUnit.SECONDS);
+            long appends = node.logAppendCount();
+            long fsyncs = node.logFlushCount();
+            assertThat(appends).isPositive();
+            assertThat(fsyncs).isPositive();
+
+            // one at a time: each command its own entry, fsynced before it is answered
+            for (int i = 0; i < 5; i++) {
+                node.submit(FakeState.push("orders", "m-" + i)).get(30, TimeUnit.SECONDS);
+            }
+            assertThat(node.logAppendCount() - appends).isGreaterThanOrEqualTo(5);
+            assertThat(node.logFlushCount() - fsyncs).isGreaterThanOrEqualTo(5);
+        }
+    }
+
+    @Test
     void aTimerSetWhileTheLeaderSleepsFiresWhenDueNotAtItsNextRegularLook() throws Exception {
         int port = FakeState.freePort();
         RaftMetrics metrics = new RaftMetrics();
