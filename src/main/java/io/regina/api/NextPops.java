@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
@@ -79,8 +80,21 @@ final class NextPops {
                 .description("Next pops made in an ack's entry, by what became of them").register(meters);
     }
 
-    /** A pop's route and query: a worker's next pop is made only with exactly its last one's. */
+    /**
+     * A pop's route and query: a worker's next pop is made only with exactly its last one's. Compared twice a
+     * pop; the record's generated {@code equals} ran through method handles (1.2% of the event loop).
+     */
     record Shape(String queue, String partition, Map<String, String> query) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Shape that && queue.equals(that.queue) && Objects.equals(partition, that.partition)
+                    && query.equals(that.query);
+        }
+
+        @Override
+        public int hashCode() {
+            return (queue.hashCode() * 31 + Objects.hashCode(partition)) * 31 + query.hashCode();
+        }
     }
 
     /** The connection's slot, or null when next pops are off. */
@@ -113,11 +127,12 @@ final class NextPops {
         // a next pop that failed or found nothing leaves the worker's pop to look for itself
         Mono<ResponseEntity<PopResponse>> answer = matches
                 ? onLoop(slot, next).onErrorResume(failed -> Mono.empty())
-                        .mapNotNull(NextPops::popped)
-                        .filter(popped -> !popped.messages().isEmpty())
-                        .map(popped -> {
-                            taken.increment();
-                            return pops.answer(popped);
+                        .<ResponseEntity<PopResponse>>handle((result, sink) -> {
+                            Result.Popped popped = popped(result);
+                            if (popped != null && !popped.messages().isEmpty()) {
+                                taken.increment();
+                                sink.next(pops.answer(popped));
+                            }
                         })
                         .switchIfEmpty(Mono.defer(fresh))
                 : fresh.get();
@@ -199,7 +214,7 @@ final class NextPops {
     static final class Slot {
         private final EventExecutor loop;
         private Shape lastShape;
-        private Set<String> lastMessages;
+        private List<PoppedMessage> lastMessages;
         /** Quick pop-ack cycles in a row, counted when each next pop comes. */
         private int cycles;
         /** When the ack that settled the last pop was answered (System.nanoTime), 0 before. */
@@ -226,12 +241,8 @@ final class NextPops {
                 cycles = 0;
                 return;
             }
-            Set<String> delivered = new HashSet<>();
-            for (PoppedMessage m : body.messages()) {
-                delivered.add(key(m.partitionId(), m.transactionId()));
-            }
             lastShape = shape;
-            lastMessages = delivered;
+            lastMessages = body.messages();
             ackedAt = 0;
         }
 
@@ -240,14 +251,26 @@ final class NextPops {
             if (lastShape == null || items.size() != lastMessages.size()) {
                 return false;
             }
-            Set<String> acked = new HashSet<>();
             for (Command.AckItem item : items) {
                 if (item.status() == AckStatus.RETRY) {
                     return false; // a worker that hands jobs back is stopping
                 }
+            }
+            if (items.size() == 1) { // a worker popping one job at a time: no sets to build
+                Command.AckItem item = items.get(0);
+                PoppedMessage message = lastMessages.get(0);
+                return Objects.equals(item.transactionId(), message.transactionId())
+                        && Objects.equals(item.partitionId(), message.partitionId());
+            }
+            Set<String> acked = new HashSet<>();
+            for (Command.AckItem item : items) {
                 acked.add(key(item.partitionId(), item.transactionId()));
             }
-            return acked.equals(lastMessages);
+            Set<String> delivered = new HashSet<>();
+            for (PoppedMessage message : lastMessages) {
+                delivered.add(key(message.partitionId(), message.transactionId()));
+            }
+            return acked.equals(delivered);
         }
 
         private void forgetLastPop() {

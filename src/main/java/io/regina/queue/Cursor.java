@@ -1,10 +1,10 @@
 package io.regina.queue;
 
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -124,7 +124,9 @@ final class Cursor {
     /** Whether an entry this group may be delivered lies beyond its claim's, ignoring timing options. */
     boolean hasMoreThanClaimed() {
         MessageLog log = partition.log;
-        Set<Long> claimed = claim == null ? Set.of() : new HashSet<>(claim.seqs);
+        // a claim of a few entries is looked through as it is; a large one once, as a set
+        Collection<Long> claimed = claim == null ? List.of()
+                : claim.seqs.size() <= 8 ? claim.seqs : new HashSet<>(claim.seqs);
         for (long seq = next; seq < log.tailSeq(); seq++) {
             if (doneAhead.contains(seq) || claimed.contains(seq)) {
                 continue;
