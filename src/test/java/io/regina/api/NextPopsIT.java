@@ -51,6 +51,37 @@ class NextPopsIT extends RunningBroker {
     }
 
     @Test
+    void aSteadyWorkerTakingTwoAtATimeGetsItsPopsFromItsBatchAcks() throws IOException {
+        String queue = queue();
+        pushNumbered(queue, 10);
+        double before = taken();
+        List<Integer> seen = new ArrayList<>();
+        try (Connection worker = RawHttp.connect(port)) {
+            for (int i = 0; i < 5; i++) {
+                Answer popped = worker.send(RawHttp.get("/api/v1/pop/queue/" + queue
+                        + "?batch=2&wait=true&timeout=5000", ""));
+                assertThat(popped.status()).isEqualTo(200);
+                JsonNode messages = popped.json().path("messages");
+                assertThat(messages).hasSize(2);
+                List<String> acks = new ArrayList<>();
+                for (JsonNode message : messages) {
+                    assertThat(message.path("attempts").asInt()).isEqualTo(1);
+                    seen.add(message.path("data").path("n").asInt());
+                    acks.add(ack(message, "completed"));
+                }
+                Answer acked = worker.send(RawHttp.post("/api/v1/ack/batch",
+                        "{\"acknowledgments\":[" + String.join(",", acks) + "]}", ""));
+                assertThat(acked.status()).isEqualTo(200);
+                assertThat(acked.json()).allSatisfy(item -> assertThat(item.path("success").asBoolean()).isTrue());
+            }
+        }
+        assertThat(seen).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        // the third batch ack settles both messages of its pop and carries the fourth pop, the fourth the fifth
+        assertThat(taken() - before).isEqualTo(2);
+        assertThat(get("/api/v1/queues/" + queue + "/size", 200).path("size").asLong()).isZero();
+    }
+
+    @Test
     void whatANextPopHoldsGoesBackUnstartedWhenNoPopComesForIt() throws IOException {
         String queue = queue();
         pushNumbered(queue, 5);
