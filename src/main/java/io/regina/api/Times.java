@@ -2,6 +2,7 @@ package io.regina.api;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.time.OffsetDateTime;
 
@@ -26,18 +27,11 @@ final class Times {
         if (epochMillis >= END_MILLIS) {
             return Instant.ofEpochMilli(epochMillis).toString();
         }
-        long days = Math.floorDiv(epochMillis, MILLIS_PER_DAY);
-        int millisOfDay = (int) Math.floorMod(epochMillis, MILLIS_PER_DAY);
-        // civil date from days since 1970-01-01 (H. Hinnant's algorithm, proleptic Gregorian like java.time)
-        long z = days + 719_468;
-        long era = Math.floorDiv(z, 146_097);
-        long dayOfEra = z - era * 146_097;
-        long yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365;
-        long dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
-        long shiftedMonth = (5 * dayOfYear + 2) / 153;
-        int day = (int) (dayOfYear - (153 * shiftedMonth + 2) / 5 + 1);
-        int month = (int) (shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9);
-        int year = (int) (yearOfEra + era * 400 + (month <= 2 ? 1 : 0));
+        LocalDate date = LocalDate.ofEpochDay(epochMillis / MILLIS_PER_DAY);
+        int millisOfDay = (int) (epochMillis % MILLIS_PER_DAY);
+        int year = date.getYear();
+        int month = date.getMonthValue();
+        int day = date.getDayOfMonth();
         int millis = millisOfDay % 1000;
         int seconds = millisOfDay / 1000;
         byte[] text = new byte[millis == 0 ? 20 : 24];
