@@ -1,6 +1,7 @@
 package io.regina.api;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
@@ -291,7 +292,7 @@ final class HotConnection extends ChannelDuplexHandler {
             return; // the connection closed meanwhile
         }
         exchange = null;
-        FullHttpResponse response = response(answer);
+        FullHttpResponse response = response(answer, ctx.alloc());
         if (!served.keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
             closing = true;
@@ -304,23 +305,28 @@ final class HotConnection extends ChannelDuplexHandler {
         resume(ctx);
     }
 
-    private FullHttpResponse response(ResponseEntity<?> answer) {
-        byte[] body;
+    private FullHttpResponse response(ResponseEntity<?> answer, ByteBufAllocator allocator) {
+        ByteBuf body;
         try {
-            body = answer.getBody() == null ? null : json.writeValueAsBytes(answer.getBody());
+            body = answer.getBody() == null ? Unpooled.EMPTY_BUFFER : body(answer.getBody(), allocator);
         } catch (OutOfMemoryError e) {
-            return response(errors.answer(MemoryWatermark.outOfHeap()));
+            return response(errors.answer(MemoryWatermark.outOfHeap()), allocator);
         } catch (RuntimeException e) {
-            return response(errors.answer(e));
+            return response(errors.answer(e), allocator);
         }
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                HttpResponseStatus.valueOf(answer.getStatusCode().value()),
-                body == null ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
-        if (body != null) {
+                HttpResponseStatus.valueOf(answer.getStatusCode().value()), body);
+        if (answer.getBody() != null) {
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
         }
-        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body == null ? 0 : body.length);
+        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
         return response;
+    }
+
+    /** The answer's JSON, written by hand for the hot answers ({@link AnswerJson}), by Jackson for the rest. */
+    private ByteBuf body(Object answer, ByteBufAllocator allocator) {
+        ByteBuf written = AnswerJson.write(answer, allocator);
+        return written != null ? written : Unpooled.wrappedBuffer(json.writeValueAsBytes(answer));
     }
 
     private void hold(Object msg) {

@@ -35,7 +35,7 @@ import java.util.function.Function;
  * The hot endpoints ({@link HotEndpoints}) as functional routes, for the requests {@link HotConnection} leaves
  * to Spring (odd paths, other methods, a client that takes no JSON, API authentication on, and the rare
  * shapes listed there): the body is bound straight from its bytes to its record ({@link JsonBodies}) and the
- * answer written to bytes with the application's {@link JsonMapper}, skipping handler method resolution,
+ * answer written to bytes ({@link AnswerJson}, or the application's {@link JsonMapper}), skipping handler method resolution,
  * argument resolvers and content negotiation. Every other endpoint is an annotated controller. Failures
  * go through {@link ApiErrors#answer}, the mapping the controllers' advice uses.
  */
@@ -132,7 +132,8 @@ class HotRoutes {
         if (!acceptsJson(request)) {
             return Mono.error(new NotAcceptableStatusException(JSON));
         }
-        byte[] bytes = json.writeValueAsBytes(value);
+        byte[] written = AnswerJson.write(value);
+        byte[] bytes = written != null ? written : json.writeValueAsBytes(value);
         return ServerResponse.status(status).contentType(MediaType.APPLICATION_JSON).contentLength(bytes.length)
                 .body((message, context) -> message.writeWith(Mono.just(message.bufferFactory().wrap(bytes))));
     }
