@@ -52,7 +52,8 @@ class JsonBodies {
 
     private static JsonMapper strict(JsonMapper json) {
         SimpleModule wholeNumbers = new SimpleModule("regina-whole-numbers")
-                .addDeserializer(Long.class, new WholeNumber());
+                .addDeserializer(Long.class, new WholeNumber())
+                .setValueInstantiators(new RecordCreators());
         return json.rebuild()
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .withCoercionConfigDefaults(config -> {
