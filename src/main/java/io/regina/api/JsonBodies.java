@@ -43,10 +43,12 @@ class JsonBodies {
     private static final ResolvableType NAMED_BODY_TYPE = ResolvableType.forClass(JsonNode.class);
 
     private final JsonMapper json;
+    private final AckBodyReader acks;
     private final int maxBytes;
 
     JsonBodies(JsonMapper json, DataSize maxBytes) {
         this.json = strict(json);
+        this.acks = new AckBodyReader(this.json);
         this.maxBytes = (int) maxBytes.toBytes();
     }
 
@@ -189,8 +191,17 @@ class JsonBodies {
         }
     }
 
-    /** The body bound to {@code type} (null for JSON {@code null}); {@code what} names the body in refusals. */
+    /**
+     * The body bound to {@code type} (null for JSON {@code null}); {@code what} names the body in refusals.
+     * A worker's ack of the plain shape is read token by token ({@link AckBodyReader}), anything else bound.
+     */
     <T> T bind(byte[] body, Class<T> type, String what) {
+        T plain = acks.read(body, type);
+        return plain != null ? plain : bound(body, type, what);
+    }
+
+    /** {@link #bind} by Jackson's binding alone. */
+    <T> T bound(byte[] body, Class<T> type, String what) {
         try {
             return json.readValue(body, type);
         } catch (MismatchedInputException | InputCoercionException e) {
