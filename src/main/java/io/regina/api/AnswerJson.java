@@ -78,7 +78,8 @@ final class AnswerJson {
             } else if (!(body instanceof List<?> list) || !json.list(list)) {
                 return null;
             }
-        } catch (Surrogate e) {
+        } catch (Unwritten e) {
+            json.taken(null);
             return null;
         }
         return json;
@@ -203,7 +204,7 @@ final class AnswerJson {
             } else if (item == null) {
                 put(NULL);
             } else {
-                throw new IllegalArgumentException("not an ack answer: " + item.getClass().getName());
+                throw Unwritten.INSTANCE;
             }
         }
         put((byte) ']');
@@ -279,7 +280,7 @@ final class AnswerJson {
                 put(NULL);
                 continue;
             } else {
-                throw new IllegalArgumentException("not a push answer: " + item.getClass().getName());
+                throw Unwritten.INSTANCE;
             }
             put((byte) '}');
         }
@@ -360,7 +361,7 @@ final class AnswerJson {
                 out[length++] = (byte) (0x80 | ((code >> 6) & 0x3F));
                 out[length++] = (byte) (0x80 | (code & 0x3F));
             } else {
-                throw Surrogate.INSTANCE;
+                throw Unwritten.INSTANCE;
             }
         }
     }
@@ -457,11 +458,14 @@ final class AnswerJson {
         }
     }
 
-    /** A text this writer leaves to Jackson; thrown without a stack, caught in {@link #write}. */
-    private static final class Surrogate extends RuntimeException {
-        static final Surrogate INSTANCE = new Surrogate();
+    /**
+     * What this writer leaves to Jackson met on the way (a lone surrogate, a list of mixed answers);
+     * thrown without a stack, caught in {@link #written}.
+     */
+    private static final class Unwritten extends RuntimeException {
+        static final Unwritten INSTANCE = new Unwritten();
 
-        private Surrogate() {
+        private Unwritten() {
             super(null, null, false, false);
         }
     }

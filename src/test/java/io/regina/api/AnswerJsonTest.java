@@ -88,6 +88,11 @@ class AnswerJsonTest {
         assertThat(AnswerJson.write(Map.of("a", 1))).isNull();
         assertThat(AnswerJson.write(List.of("text"))).isNull();
         assertThat(AnswerJson.write(new TransactionResponse("tx", true, null, List.of()))).isNull();
+        AckResponseItem ack = new AckResponseItem(0, "tx", true, null, "q", "p", true, false);
+        PushResponseItem pushed = PushResponseItem.duplicate(0, "tx", "id", "q");
+        assertThat(AnswerJson.write(List.of(ack, pushed))).isNull();
+        assertThat(AnswerJson.write(List.of(pushed, ack))).isNull();
+        assertThat(AnswerJson.write(List.of(ack))).isNotNull();
     }
 
     private PopResponse pop() {
