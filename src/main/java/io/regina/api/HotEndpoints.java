@@ -5,7 +5,6 @@ import io.regina.api.dto.AckRequest;
 import io.regina.api.dto.PushRequest;
 import io.regina.api.dto.TransactionRequest;
 import org.springframework.http.HttpMethod;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
@@ -40,18 +39,18 @@ final class HotEndpoints {
         Serve ackAndPop = (request, variables) -> request.body(AckBatchRequest.class, "ack and pop")
                 .flatMap(body -> ackThenPop.ackThenPop(variables.get("queue"), variables.get("partition"),
                         request.query(), body))
-                .map(ResponseEntity::ok);
+                .map(Answers::ok);
         this.all = List.of(
                 post("/api/v1/push", PushRequest.class, "push", (request, body) ->
-                        push.push(body).map(answer -> ResponseEntity.status(HttpStatus.CREATED).body(answer))),
+                        push.push(body).map(Answers::created)),
                 post("/api/v1/ack", AckRequest.class, "ack", (request, body) ->
-                        nextPops.ack(request.nextPopSlot(), List.of(AckItems.read(body, null))).map(ResponseEntity::ok)),
+                        nextPops.ack(request.nextPopSlot(), List.of(AckItems.read(body, null))).map(Answers::ok)),
                 post("/api/v1/ack/batch", AckBatchRequest.class, "ack batch", (request, body) ->
-                        nextPops.ack(request.nextPopSlot(), AckController.items(body)).map(ResponseEntity::ok)),
+                        nextPops.ack(request.nextPopSlot(), AckController.items(body)).map(Answers::ok)),
                 new Endpoint(HttpMethod.POST, "/api/v1/ack/pop/queue/{queue}", ackAndPop),
                 new Endpoint(HttpMethod.POST, "/api/v1/ack/pop/queue/{queue}/partition/{partition}", ackAndPop),
                 post("/api/v1/transaction", TransactionRequest.class, "transaction", (request, body) ->
-                        transaction.transaction(body).map(ResponseEntity::ok)),
+                        transaction.transaction(body).map(Answers::ok)),
                 new Endpoint(HttpMethod.GET, "/api/v1/pop/queue/{queue}", (request, variables) -> {
                     String queue = variables.get("queue");
                     Map<String, String> query = request.query();

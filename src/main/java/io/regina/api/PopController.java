@@ -308,7 +308,7 @@ class PopController {
 
     ResponseEntity<PopResponse> answer(Result.Popped popped) {
         if (popped.messages().isEmpty()) {
-            return ResponseEntity.noContent().build();
+            return Answers.noContent();
         }
         List<PoppedMessage> messages = new ArrayList<>(popped.messages().size());
         for (Result.Delivery d : popped.messages()) {
@@ -316,7 +316,7 @@ class PopController {
                     Times.iso(d.createdAt()), d.partitionId(), d.partition(), d.leaseId(), d.group(), d.attempts()));
         }
         delivered.increment(messages.size());
-        return ResponseEntity.ok(new PopResponse(true, popped.queue(), popped.partition(), popped.partitionId(),
+        return Answers.ok(new PopResponse(true, popped.queue(), popped.partition(), popped.partitionId(),
                 popped.leaseId(), popped.group(), messages, popped.partitionsClaimed()));
     }
 
