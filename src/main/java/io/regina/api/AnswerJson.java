@@ -238,14 +238,7 @@ final class AnswerJson {
             }
             Object item = items.get(i);
             if (item instanceof PushResponseItem.Queued queued) {
-                first(Key.INDEX);
-                number(queued.index());
-                next(Key.PUSHED_TRANSACTION_ID);
-                string(queued.transactionId());
-                next(Key.STATUS);
-                string(queued.status());
-                next(Key.PUSHED_MESSAGE_ID);
-                string(queued.messageId());
+                pushedHead(queued.index(), queued.transactionId(), queued.status(), queued.messageId());
                 next(Key.PUSHED_PARTITION_ID);
                 string(queued.partitionId());
                 next(Key.PUSHED_TRACE_ID);
@@ -253,25 +246,11 @@ final class AnswerJson {
                 next(Key.QUEUE_NAME);
                 string(queued.queueName());
             } else if (item instanceof PushResponseItem.Duplicate duplicate) {
-                first(Key.INDEX);
-                number(duplicate.index());
-                next(Key.PUSHED_TRANSACTION_ID);
-                string(duplicate.transactionId());
-                next(Key.STATUS);
-                string(duplicate.status());
-                next(Key.PUSHED_MESSAGE_ID);
-                string(duplicate.messageId());
+                pushedHead(duplicate.index(), duplicate.transactionId(), duplicate.status(), duplicate.messageId());
                 next(Key.QUEUE_NAME);
                 string(duplicate.queueName());
             } else if (item instanceof PushResponseItem.Buffered buffered) {
-                first(Key.INDEX);
-                number(buffered.index());
-                next(Key.PUSHED_TRANSACTION_ID);
-                string(buffered.transactionId());
-                next(Key.STATUS);
-                string(buffered.status());
-                next(Key.PUSHED_MESSAGE_ID);
-                string(buffered.messageId());
+                pushedHead(buffered.index(), buffered.transactionId(), buffered.status(), buffered.messageId());
                 next(Key.PUSHED_TRACE_ID);
                 string(buffered.traceId());
                 next(Key.QUEUE_NAME);
@@ -285,6 +264,18 @@ final class AnswerJson {
             put((byte) '}');
         }
         put((byte) ']');
+    }
+
+    /** The fields every push outcome starts with, in Queen's snake_case. */
+    private void pushedHead(int index, String transactionId, String status, String messageId) {
+        first(Key.INDEX);
+        number(index);
+        next(Key.PUSHED_TRANSACTION_ID);
+        string(transactionId);
+        next(Key.STATUS);
+        string(status);
+        next(Key.PUSHED_MESSAGE_ID);
+        string(messageId);
     }
 
     private void bool(boolean value) {

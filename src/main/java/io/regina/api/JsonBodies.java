@@ -53,7 +53,7 @@ class JsonBodies {
     }
 
     private static JsonMapper strict(JsonMapper json) {
-        SimpleModule wholeNumbers = new SimpleModule("regina-whole-numbers")
+        SimpleModule binding = new SimpleModule("regina-strict-binding")
                 .addDeserializer(Long.class, new WholeNumber())
                 .setValueInstantiators(new RecordCreators());
         return json.rebuild()
@@ -63,7 +63,7 @@ class JsonBodies {
                         config.setCoercion(shape, CoercionAction.Fail);
                     }
                 })
-                .addModule(wholeNumbers)
+                .addModule(binding)
                 .build();
     }
 
