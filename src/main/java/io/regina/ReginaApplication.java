@@ -2,6 +2,7 @@ package io.regina;
 
 import io.regina.cli.ReginaCli;
 import io.regina.config.HeapDefaults;
+import io.regina.config.NativeHeapTrimmer;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
@@ -16,6 +17,8 @@ public class ReginaApplication {
 
     /** Reactor Netty's own default is max(cores, 4) event loops. */
     private static final String EVENT_LOOPS = "reactor.netty.ioWorkerCount";
+    /** As often as G1's periodic collection looks for heap to give back ({@link HeapDefaults}). */
+    private static final long NATIVE_HEAP_TRIM_SECONDS = 10;
 
     public static void main(String[] args) {
         if (ReginaCli.handles(args)) {
@@ -25,6 +28,7 @@ public class ReginaApplication {
             System.setProperty(EVENT_LOOPS, Integer.toString(eventLoops(Runtime.getRuntime().availableProcessors())));
         }
         HeapDefaults.apply();
+        NativeHeapTrimmer.startEvery(NATIVE_HEAP_TRIM_SECONDS);
         SpringApplication.run(ReginaApplication.class, args);
     }
 
