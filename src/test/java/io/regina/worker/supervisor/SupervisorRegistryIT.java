@@ -61,8 +61,8 @@ class SupervisorRegistryIT extends RunningBroker {
         SupervisorRegistry alive = registry(null);
         dead.refresh();
         assertThat(alive.refresh()).isEqualTo(new Membership(1, 2));
-        // The live count can drop a refresh before the freed slot is deliverable to take (a verify run saw the first refresh
-        // with one member still on slot 1): the rank is dense in between, the slot follows.
+        // The live count can drop a refresh before the freed slot is deliverable to take (a verify run saw the
+        // first refresh with one member still on slot 1): the rank is dense in between, the slot follows.
         Membership after = Eventually.await(Duration.ofSeconds(SupervisorRegistry.LEASE_SECONDS + 10),
                 "the dead one's slot expired and the live one moved down to slot 0", alive::refresh,
                 m -> m.members() == 1 && alive.slot() == 0);
