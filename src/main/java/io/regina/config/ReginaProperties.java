@@ -88,6 +88,13 @@ public class ReginaProperties {
          */
         private int overlapBelowCommands = 4;
 
+        /**
+         * A further entry goes out beside those in flight only while entries were in flight less than this share
+         * of the recent time (a half-life of 20 ms); a busier log sends one entry at a time, each carrying what
+         * queued meanwhile. Above 1 the rule is off.
+         */
+        private double overlapBelowOccupancy = 0.5;
+
         /** Most commands in one log entry. */
         private int maxCommandsPerEntry = 4096;
 
@@ -131,6 +138,14 @@ public class ReginaProperties {
 
         public void setOverlapBelowCommands(int overlapBelowCommands) {
             this.overlapBelowCommands = overlapBelowCommands;
+        }
+
+        public double getOverlapBelowOccupancy() {
+            return overlapBelowOccupancy;
+        }
+
+        public void setOverlapBelowOccupancy(double overlapBelowOccupancy) {
+            this.overlapBelowOccupancy = overlapBelowOccupancy;
         }
 
         public int getMaxCommandsPerEntry() {

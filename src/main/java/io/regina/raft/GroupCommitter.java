@@ -14,16 +14,18 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Group commit above Raft (ARCHITECTURE rule 4): every command that arrives while
- * {@code maxInflightEntries} entries are already in flight, or while an entry of
- * {@code overlapBelowCommands} or more is, waits in a queue, and all queued commands (up to a count
- * and byte cap) travel together in the next log entry. There is no timer: at low load one command is
- * one entry and one fsync; under load one entry carries many commands.
+ * {@code maxInflightEntries} entries are already in flight, while an entry of
+ * {@code overlapBelowCommands} or more is, or while any is and entries have been in flight for
+ * {@code overlapBelowOccupancy} of the recent time, waits in a queue, and all queued commands (up to a
+ * count and byte cap) travel together in the next log entry. There is no timer: at low load one command
+ * is one entry and one fsync; under load one entry carries many commands.
  *
  * <p>Each caller's future completes with its own result (index i of the entry's reply) on the thread
  * that answered the entry (on the leader, Ratis' state machine updater), and the next queued entry
@@ -44,24 +46,31 @@ public final class GroupCommitter implements AutoCloseable {
 
     /**
      * Limits of one entry and of the pipeline. A further entry starts while others are in flight only if
-     * each of those carries fewer than {@code overlapBelowCommands} commands: at a low rate, entries of a
-     * command or two overlap, so a command does not wait for the entry ahead of it to be applied; under
-     * load the commands wait for the entry in flight and travel together, which costs Ratis one entry
-     * instead of two (issue 8: Ratis' threads spend ~200 µs of CPU per entry, whatever it carries).
+     * each of those carries fewer than {@code overlapBelowCommands} commands and entries were in flight
+     * less than {@code overlapBelowOccupancy} of the recent time: at a low rate, entries of a command or
+     * two overlap, so a command does not wait for the entry ahead of it to be applied; under load the
+     * commands wait for the entry in flight and travel together, which costs Ratis one entry instead of
+     * two (issue 8: Ratis' threads spend ~200 µs of CPU per entry, whatever it carries). The occupancy rule
+     * catches the load that comes as many small entries (a steady 1,000 jobs/s is ~2,000 entries of one or
+     * two commands a second): there a second entry in flight bought no latency and cost CPU.
+     * An occupancy above 1 turns that rule off.
      */
-    public record Limits(int maxInflightEntries, int overlapBelowCommands, int maxCommandsPerEntry, int maxEntryBytes,
-                         int maxCommandBytes) {
+    public record Limits(int maxInflightEntries, int overlapBelowCommands, double overlapBelowOccupancy,
+                         int maxCommandsPerEntry, int maxEntryBytes, int maxCommandBytes) {
         public Limits {
-            if (maxInflightEntries < 1 || overlapBelowCommands < 1 || maxCommandsPerEntry < 1 || maxEntryBytes < 1
-                    || maxCommandBytes < 1) {
+            if (maxInflightEntries < 1 || overlapBelowCommands < 1 || !(overlapBelowOccupancy > 0)
+                    || maxCommandsPerEntry < 1 || maxEntryBytes < 1 || maxCommandBytes < 1) {
                 throw new IllegalArgumentException("group commit limits must be positive: " + this);
             }
         }
 
         public static Limits defaults() {
-            return new Limits(2, 4, 4096, 4 << 20, 8 << 20);
+            return new Limits(2, 4, 0.5, 4096, 4 << 20, 8 << 20);
         }
     }
+
+    /** How quickly the occupancy forgets: some 20-40 entries at the rates where the rule decides. */
+    static final long OCCUPANCY_HALF_LIFE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     /** One caller's command, encoded, with when it was submitted. */
     private record Pending(byte[] encoded, long submittedAt, CompletableFuture<Result> future) { }
@@ -72,15 +81,23 @@ public final class GroupCommitter implements AutoCloseable {
     private final EntrySender sender;
     private final RaftMetrics metrics;
     private final Limits limits;
+    private final LongSupplier clock;
+    private final PipelineOccupancy occupancy;
 
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private final List<List<Pending>> inflight = new ArrayList<>();
     private boolean closed;
 
     public GroupCommitter(EntrySender sender, RaftMetrics metrics, Limits limits) {
+        this(sender, metrics, limits, System::nanoTime);
+    }
+
+    GroupCommitter(EntrySender sender, RaftMetrics metrics, Limits limits, LongSupplier clock) {
         this.sender = Objects.requireNonNull(sender);
         this.metrics = Objects.requireNonNull(metrics);
         this.limits = Objects.requireNonNull(limits);
+        this.clock = Objects.requireNonNull(clock);
+        this.occupancy = new PipelineOccupancy(OCCUPANCY_HALF_LIFE_NANOS, clock.getAsLong());
     }
 
     /** Replicates and applies a command; completes with its result once durable and applied. */
@@ -97,7 +114,7 @@ public final class GroupCommitter implements AutoCloseable {
     public List<CompletableFuture<Result>> submitTogether(List<Command> commands) {
         List<CompletableFuture<Result>> futures = new ArrayList<>(commands.size());
         List<Pending> accepted = new ArrayList<>(commands.size());
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         for (Command command : commands) {
             byte[] encoded;
             try {
@@ -142,6 +159,9 @@ public final class GroupCommitter implements AutoCloseable {
     /** Under the lock: the batches that may start now. */
     private List<List<Pending>> takeBatches() {
         List<List<Pending>> batches = List.of();
+        if (inflight.isEmpty() && !queue.isEmpty()) {
+            occupancy.mark(true, clock.getAsLong());
+        }
         while (inflight.size() < limits.maxInflightEntries() && !queue.isEmpty() && mayOverlap()) {
             List<Pending> batch = new ArrayList<>(Math.min(queue.size(), limits.maxCommandsPerEntry()));
             long bytes = 0;
@@ -162,14 +182,27 @@ public final class GroupCommitter implements AutoCloseable {
         return batches;
     }
 
-    /** Under the lock: whether the entries in flight are small enough for one more to go beside them. */
+    /**
+     * Under the lock: whether the entries in flight are small enough, and the log idle enough, for one more
+     * to go beside them.
+     */
     private boolean mayOverlap() {
+        if (inflight.isEmpty()) {
+            return true;
+        }
         for (List<Pending> batch : inflight) {
             if (batch.size() >= limits.overlapBelowCommands()) {
                 return false;
             }
         }
-        return true;
+        return occupancy.at(clock.getAsLong()) < limits.overlapBelowOccupancy();
+    }
+
+    /** Under the lock, after entries left the pipeline: marks it idle if none is left. */
+    private void markIfIdle() {
+        if (inflight.isEmpty()) {
+            occupancy.mark(false, clock.getAsLong());
+        }
     }
 
     private void send(List<Pending> batch) {
@@ -177,7 +210,7 @@ public final class GroupCommitter implements AutoCloseable {
         for (Pending p : batch) {
             commands.add(p.encoded());
         }
-        long started = System.nanoTime();
+        long started = clock.getAsLong();
         CompletableFuture<List<Result>> reply;
         try {
             byte[] request = EntryCodec.encodeRequest(commands);
@@ -193,6 +226,7 @@ public final class GroupCommitter implements AutoCloseable {
         boolean mine;
         synchronized (this) {
             mine = inflight.remove(batch);
+            markIfIdle();
         }
         try {
             if (mine) {
@@ -214,7 +248,7 @@ public final class GroupCommitter implements AutoCloseable {
                     throw new CodecException("entry of " + batch.size() + " commands answered " + results.size()
                             + " results");
                 }
-                metrics.recordCommit(System.nanoTime() - started);
+                metrics.recordCommit(clock.getAsLong() - started);
                 for (int i = 0; i < batch.size(); i++) {
                     batch.get(i).future().complete(results.get(i));
                 }
@@ -253,6 +287,7 @@ public final class GroupCommitter implements AutoCloseable {
             while (!queue.isEmpty() && nowNanos - queue.peek().submittedAt() > timeout) {
                 expired.add(queue.poll());
             }
+            markIfIdle();
             next = expired.isEmpty() || closed ? List.of() : takeBatches();
         }
         if (!expired.isEmpty()) {

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
@@ -27,13 +28,25 @@ class GroupCommitterTest {
     final List<CompletableFuture<List<Result>>> replies = new CopyOnWriteArrayList<>();
     final RaftMetrics metrics = new RaftMetrics();
 
+    final AtomicLong clock = new AtomicLong(1_000_000_000L);
+
     GroupCommitter committer(GroupCommitter.Limits limits) {
         return new GroupCommitter(request -> {
             sent.add(EntryCodec.decodeRequest(ByteBuffer.wrap(request)));
             CompletableFuture<List<Result>> reply = new CompletableFuture<>();
             replies.add(reply);
             return reply;
-        }, metrics, limits);
+        }, metrics, limits, clock::get);
+    }
+
+    static GroupCommitter.Limits limits(int maxInflight, int overlapBelowCommands, int maxCommands, int maxEntryBytes,
+            int maxCommandBytes) {
+        return new GroupCommitter.Limits(maxInflight, overlapBelowCommands, 2.0, maxCommands, maxEntryBytes,
+                maxCommandBytes);
+    }
+
+    void advanceMillis(long millis) {
+        clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(millis));
     }
 
     /** Answers entry {@code i} with one Cleared result per command, naming the command's queue. */
@@ -52,7 +65,7 @@ class GroupCommitterTest {
 
     @Test
     void queuesWhileEntriesAreInFlightThenSendsEverythingInOneEntry() throws Exception {
-        GroupCommitter committer = committer(new GroupCommitter.Limits(2, Integer.MAX_VALUE, 4096, 1 << 20, 1 << 20));
+        GroupCommitter committer = committer(limits(2, Integer.MAX_VALUE, 4096, 1 << 20, 1 << 20));
         List<CompletableFuture<Result>> futures = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             futures.add(committer.submit(new Command.ClearQueue("q" + i)));
@@ -80,7 +93,7 @@ class GroupCommitterTest {
 
     @Test
     void aSecondEntryGoesBesideASmallOneButWaitsBehindALargeOne() throws Exception {
-        GroupCommitter committer = committer(new GroupCommitter.Limits(2, 3, 4096, 1 << 20, 1 << 20));
+        GroupCommitter committer = committer(limits(2, 3, 4096, 1 << 20, 1 << 20));
         // a small entry in flight: the next command does not wait for it
         committer.submit(new Command.ClearQueue("a"));
         committer.submit(new Command.ClearQueue("b"));
@@ -111,8 +124,51 @@ class GroupCommitterTest {
     }
 
     @Test
+    void aBusyLogSendsOneEntryAtATimeAndAnIdleOneOverlapsAgain() throws Exception {
+        GroupCommitter committer = committer(GroupCommitter.Limits.defaults());
+        // idle: a second small entry goes beside the first
+        committer.submit(new Command.ClearQueue("a"));
+        committer.submit(new Command.ClearQueue("b"));
+        assertThat(sent).hasSize(2);
+        answer(0);
+        answer(1);
+        awaitSent(2);
+
+        // entries back to back for 100 ms (five half-lives): the log reads busy
+        for (int i = 0; i < 20; i++) {
+            committer.submit(new Command.ClearQueue("busy" + i));
+            advanceMillis(5);
+            answer(sent.size() - 1);
+        }
+        awaitSent(22);
+        committer.submit(new Command.ClearQueue("c"));
+        List<CompletableFuture<Result>> waiting = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            waiting.add(committer.submit(new Command.ClearQueue("w" + i)));
+        }
+        // a one-command entry is in flight, yet the next commands wait for it and travel together
+        assertThat(sent).hasSize(23);
+        assertThat(committer.queuedCommands()).isEqualTo(3);
+        advanceMillis(1);
+        answer(22);
+        awaitSent(24);
+        assertThat(sent.get(23)).hasSize(3);
+        answer(23);
+        for (int i = 0; i < 3; i++) {
+            assertThat(((Result.Cleared) waiting.get(i).get(10, TimeUnit.SECONDS)).queue()).isEqualTo("w" + i);
+        }
+
+        // idle for 100 ms: small entries overlap again
+        advanceMillis(100);
+        committer.submit(new Command.ClearQueue("d"));
+        committer.submit(new Command.ClearQueue("e"));
+        assertThat(sent).hasSize(26);
+        assertThat(committer.queuedCommands()).isZero();
+    }
+
+    @Test
     void respectsTheCommandAndByteCapsPerEntry() throws Exception {
-        GroupCommitter committer = committer(new GroupCommitter.Limits(1, Integer.MAX_VALUE, 3, 1 << 20, 1 << 20));
+        GroupCommitter committer = committer(limits(1, Integer.MAX_VALUE, 3, 1 << 20, 1 << 20));
         for (int i = 0; i < 8; i++) {
             committer.submit(new Command.ClearQueue("q" + i));
         }
@@ -124,7 +180,7 @@ class GroupCommitterTest {
         assertThat(sent.get(2)).hasSize(3);
 
         String big = "x".repeat(1000);
-        GroupCommitter bytes = committer(new GroupCommitter.Limits(1, Integer.MAX_VALUE, 100, 2500, 1 << 20));
+        GroupCommitter bytes = committer(limits(1, Integer.MAX_VALUE, 100, 2500, 1 << 20));
         sent.clear();
         replies.clear();
         for (int i = 0; i < 5; i++) {
@@ -137,7 +193,7 @@ class GroupCommitterTest {
 
     @Test
     void oversizedCommandsAreRefusedAndFailuresReachEveryCallerOfTheEntry() throws Exception {
-        GroupCommitter committer = committer(new GroupCommitter.Limits(1, Integer.MAX_VALUE, 100, 1000, 500));
+        GroupCommitter committer = committer(limits(1, Integer.MAX_VALUE, 100, 1000, 500));
         assertThat(committer.submit(new Command.ClearQueue("y".repeat(600))).get())
                 .isInstanceOfSatisfying(Result.Rejected.class, rejected -> {
                     assertThat(rejected.rejection()).isEqualTo(Rejection.TOO_LARGE);
@@ -158,10 +214,10 @@ class GroupCommitterTest {
 
     @Test
     void submissionsNotAnsweredInTimeFailWithATimeoutAndTheNextOnesGoOut() throws Exception {
-        GroupCommitter committer = committer(new GroupCommitter.Limits(1, Integer.MAX_VALUE, 100, 1 << 20, 1 << 20));
+        GroupCommitter committer = committer(limits(1, Integer.MAX_VALUE, 100, 1 << 20, 1 << 20));
         CompletableFuture<Result> stuck = committer.submit(new Command.ClearQueue("stuck"));
         CompletableFuture<Result> waiting = committer.submit(new Command.ClearQueue("waiting"));
-        long submitted = System.nanoTime();
+        long submitted = clock.get();
 
         committer.expire(submitted + GroupCommitter.COMMIT_TIMEOUT.toNanos() / 2);
         assertThat(stuck).isNotDone();
@@ -198,7 +254,7 @@ class GroupCommitterTest {
 
     @Test
     void closeFailsQueuedAndInFlightCommands() {
-        GroupCommitter committer = committer(new GroupCommitter.Limits(1, Integer.MAX_VALUE, 100, 1 << 20, 1 << 20));
+        GroupCommitter committer = committer(limits(1, Integer.MAX_VALUE, 100, 1 << 20, 1 << 20));
         CompletableFuture<Result> inflight = committer.submit(new Command.Tick());
         CompletableFuture<Result> queued = committer.submit(new Command.Tick());
         committer.close();
