@@ -120,6 +120,9 @@ public class RaftConfiguration {
                     .description("Raft log entries appended on this node").register(registry);
             Gauge.builder("regina.raft.inflight.entries", node, n -> n.committer().inflightEntries()).register(registry);
             Gauge.builder("regina.raft.queued.commands", node, n -> n.committer().queuedCommands()).register(registry);
+            Gauge.builder("regina.raft.pipeline.occupancy", node, n -> n.committer().occupancy())
+                    .description("Share of the recent time (20 ms half-life) with a log entry in flight; above "
+                            + "regina.raft.overlap-below-occupancy entries go one at a time").register(registry);
             Gauge.builder("regina.raft.leader", node, n -> n.isLeader() ? 1 : 0)
                     .description("1 while this node leads the group").register(registry);
             Gauge.builder("regina.raft.term", node, n -> n.status().term()).register(registry);

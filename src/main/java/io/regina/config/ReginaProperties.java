@@ -93,7 +93,7 @@ public class ReginaProperties {
          * of the recent time (a half-life of 20 ms); a busier log sends one entry at a time, each carrying what
          * queued meanwhile. Above 1 the rule is off.
          */
-        private double overlapBelowOccupancy = 0.5;
+        private double overlapBelowOccupancy = 0.6;
 
         /** Most commands in one log entry. */
         private int maxCommandsPerEntry = 4096;

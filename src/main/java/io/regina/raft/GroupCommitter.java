@@ -65,7 +65,7 @@ public final class GroupCommitter implements AutoCloseable {
         }
 
         public static Limits defaults() {
-            return new Limits(2, 4, 0.5, 4096, 4 << 20, 8 << 20);
+            return new Limits(2, 4, 0.6, 4096, 4 << 20, 8 << 20);
         }
     }
 
@@ -301,6 +301,11 @@ public final class GroupCommitter implements AutoCloseable {
     /** Entries sent and not answered yet. */
     public synchronized int inflightEntries() {
         return inflight.size();
+    }
+
+    /** The share of the recent time with an entry in flight (see {@link PipelineOccupancy}). */
+    public synchronized double occupancy() {
+        return occupancy.at(clock.getAsLong());
     }
 
     /** Commands waiting for the next entry. */

@@ -141,6 +141,7 @@ class GroupCommitterTest {
             answer(sent.size() - 1);
         }
         awaitSent(22);
+        assertThat(committer.occupancy()).isGreaterThan(0.9);
         committer.submit(new Command.ClearQueue("c"));
         List<CompletableFuture<Result>> waiting = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -160,6 +161,7 @@ class GroupCommitterTest {
 
         // idle for 100 ms: small entries overlap again
         advanceMillis(100);
+        assertThat(committer.occupancy()).isLessThan(0.1);
         committer.submit(new Command.ClearQueue("d"));
         committer.submit(new Command.ClearQueue("e"));
         assertThat(sent).hasSize(26);
