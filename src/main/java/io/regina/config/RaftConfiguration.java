@@ -41,8 +41,8 @@ public class RaftConfiguration {
     static RaftNodeSettings settings(ReginaProperties properties) {
         ReginaProperties.Raft raft = properties.getRaft();
         GroupCommitter.Limits limits = new GroupCommitter.Limits(raft.getMaxInflightEntries(),
-                raft.getOverlapBelowCommands(), raft.getOverlapBelowOccupancy(), raft.getMaxCommandsPerEntry(), raft.getMaxEntryBytes(),
-                raft.getMaxCommandBytes());
+                raft.getOverlapBelowCommands(), raft.getOverlapBelowOccupancy(), raft.getMaxCommandsPerEntry(),
+                raft.getMaxEntryBytes(), raft.getMaxCommandBytes());
         return new RaftNodeSettings(properties.getNodeId(), RaftNodeSettings.parsePeers(properties.getPeers()),
                 properties.getRaftPort(), Path.of(properties.getDataDir()).toAbsolutePath().normalize(),
                 raft.getSnapshotThreshold(), limits, raft.getTickIntervalMs(),
