@@ -63,6 +63,24 @@ class GroupCommitterTest {
         Eventually.await(Duration.ofSeconds(10), entries + " entries sent", () -> sent.size() == entries);
     }
 
+    /** Submits two commands to an idle committer: each goes out at once in its own entry; then answers both. */
+    void assertTwoSmallEntriesOverlap(GroupCommitter committer) {
+        int before = sent.size();
+        committer.submit(new Command.ClearQueue("a"));
+        committer.submit(new Command.ClearQueue("b"));
+        assertThat(sent).hasSize(before + 2);
+        answer(before);
+        answer(before + 1);
+        assertThat(committer.inflightEntries()).isZero();
+    }
+
+    /** Each future completed with the Cleared result of queue "w" + its index. */
+    static void assertClearedInOrder(List<CompletableFuture<Result>> waiting) throws Exception {
+        for (int i = 0; i < waiting.size(); i++) {
+            assertThat(((Result.Cleared) waiting.get(i).get(10, TimeUnit.SECONDS)).queue()).isEqualTo("w" + i);
+        }
+    }
+
     @Test
     void queuesWhileEntriesAreInFlightThenSendsEverythingInOneEntry() throws Exception {
         GroupCommitter committer = committer(limits(2, Integer.MAX_VALUE, 4096, 1 << 20, 1 << 20));
@@ -95,13 +113,7 @@ class GroupCommitterTest {
     void aSecondEntryGoesBesideASmallOneButWaitsBehindALargeOne() throws Exception {
         GroupCommitter committer = committer(limits(2, 3, 4096, 1 << 20, 1 << 20));
         // a small entry in flight: the next command does not wait for it
-        committer.submit(new Command.ClearQueue("a"));
-        committer.submit(new Command.ClearQueue("b"));
-        assertThat(sent).hasSize(2);
-        answer(0);
-        answer(1);
-        awaitSent(2);
-        assertThat(committer.inflightEntries()).isZero();
+        assertTwoSmallEntriesOverlap(committer);
 
         // an entry of three commands in flight: what comes meanwhile waits and travels as one entry
         committer.submitTogether(List.of(new Command.ClearQueue("c"), new Command.ClearQueue("d"),
@@ -118,21 +130,14 @@ class GroupCommitterTest {
         awaitSent(4);
         assertThat(sent.get(3)).hasSize(5);
         answer(3);
-        for (int i = 0; i < 5; i++) {
-            assertThat(((Result.Cleared) waiting.get(i).get(10, TimeUnit.SECONDS)).queue()).isEqualTo("w" + i);
-        }
+        assertClearedInOrder(waiting);
     }
 
     @Test
     void aBusyLogSendsOneEntryAtATimeAndAnIdleOneOverlapsAgain() throws Exception {
         GroupCommitter committer = committer(GroupCommitter.Limits.defaults());
         // idle: a second small entry goes beside the first
-        committer.submit(new Command.ClearQueue("a"));
-        committer.submit(new Command.ClearQueue("b"));
-        assertThat(sent).hasSize(2);
-        answer(0);
-        answer(1);
-        awaitSent(2);
+        assertTwoSmallEntriesOverlap(committer);
 
         // entries back to back for 100 ms (five half-lives): the log reads busy
         for (int i = 0; i < 20; i++) {
@@ -155,9 +160,7 @@ class GroupCommitterTest {
         awaitSent(24);
         assertThat(sent.get(23)).hasSize(3);
         answer(23);
-        for (int i = 0; i < 3; i++) {
-            assertThat(((Result.Cleared) waiting.get(i).get(10, TimeUnit.SECONDS)).queue()).isEqualTo("w" + i);
-        }
+        assertClearedInOrder(waiting);
 
         // idle for 100 ms: small entries overlap again
         advanceMillis(100);
