@@ -72,7 +72,8 @@ class DiskAlarmReporter implements DisposableBean {
         if (!inFlight.isDone()) {
             return;
         }
-        String self = cluster.status().nodeId();
+        // not status(): that lists the snapshot directory and builds every peer's view, twice a second
+        String self = cluster.nodeId();
         long now = millis.getAsLong();
         if (disk.belowReserve()) {
             if (!raised.contains(self) || now - raisedAt >= DiskAlarms.REFRESH_MS) {

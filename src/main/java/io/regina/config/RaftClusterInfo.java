@@ -29,6 +29,11 @@ class RaftClusterInfo implements ClusterInfo, ClusterMembership {
     }
 
     @Override
+    public String nodeId() {
+        return node.nodeId();
+    }
+
+    @Override
     public List<Member> add(String id, String address) {
         if (!MEMBER_ID.matcher(id).matches()) {
             throw new MembershipException(MembershipException.Reason.INVALID, "bad member id '" + id

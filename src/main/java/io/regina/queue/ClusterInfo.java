@@ -3,4 +3,9 @@ package io.regina.queue;
 /** The port through which the API and the dashboard see the replication group this node belongs to. */
 public interface ClusterInfo {
     ClusterStatus status();
+
+    /** This node's id; an implementation that knows it without building the whole status answers faster. */
+    default String nodeId() {
+        return status().nodeId();
+    }
 }
