@@ -1,11 +1,17 @@
 package io.regina.config;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import com.sun.management.VMOption;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -15,10 +21,11 @@ import java.util.Map;
  * the load stops (a broker that served a burst sat at 600 MB RSS with a live set under 100 MB). These are
  * the flags HotSpot lets a running JVM change; any the user set on the command line is left alone:
  * <ul>
- *   <li>{@code G1PeriodicGCInterval=10000}: a broker idle for 10 s runs a concurrent cycle, which returns
- *       the heap it no longer needs to the OS;</li>
  *   <li>{@code MinHeapFreeRatio=10}, {@code MaxHeapFreeRatio=30}: after a cycle the heap keeps at most 30%
- *       free above the live set, not 70%.</li>
+ *       free above the live set, not 70%;</li>
+ *   <li>{@code G1PeriodicGCInterval=10000}: a broker idle for 10 s runs a concurrent cycle, which returns
+ *       the heap it no longer needs to the OS, until {@link PeriodicCollections} finds there is nothing
+ *       left to return, and again once load has grown the heap.</li>
  * </ul>
  * The maximum heap stays the JVM's (a quarter of the machine's memory): messages live on the heap, and
  * the memory watermark refuses pushes before it fills.
@@ -27,33 +34,69 @@ public final class HeapDefaults {
     private static final Logger LOG = LoggerFactory.getLogger(HeapDefaults.class);
 
     /** Applied in this order: MinHeapFreeRatio may not exceed MaxHeapFreeRatio at any step. */
-    private static final Map<String, String> FLAGS = orderedFlags();
+    private static final Map<String, String> RATIOS = orderedRatios();
+    private static final String PERIODIC_INTERVAL = "G1PeriodicGCInterval";
+    private static final String PERIODIC_CAUSE = "G1 Periodic Collection";
 
     private HeapDefaults() {
     }
 
-    private static Map<String, String> orderedFlags() {
+    private static Map<String, String> orderedRatios() {
         Map<String, String> flags = new LinkedHashMap<>();
         flags.put("MinHeapFreeRatio", "10");
         flags.put("MaxHeapFreeRatio", "30");
-        flags.put("G1PeriodicGCInterval", "10000");
         return flags;
     }
 
     /** Sets each flag still at the JVM's default; a flag this JVM does not have (another GC) is skipped. */
     public static void apply() {
+        apply(PeriodicCollections.INTERVAL_MS);
+    }
+
+    static void apply(long periodicIntervalMs) {
         HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
         if (hotspot == null) {
             return;
         }
-        FLAGS.forEach((name, value) -> {
-            try {
-                if (hotspot.getVMOption(name).getOrigin() == VMOption.Origin.DEFAULT) {
-                    hotspot.setVMOption(name, value);
-                }
-            } catch (IllegalArgumentException e) {
-                LOG.debug("JVM option {} not set: {}", name, e.getMessage());
+        RATIOS.forEach((name, value) -> setIfDefault(hotspot, name, value));
+        if (setIfDefault(hotspot, PERIODIC_INTERVAL, Long.toString(periodicIntervalMs))) {
+            managePeriodicCollections(hotspot, new PeriodicCollections(periodicIntervalMs));
+        }
+    }
+
+    private static boolean setIfDefault(HotSpotDiagnosticMXBean hotspot, String name, String value) {
+        try {
+            if (hotspot.getVMOption(name).getOrigin() == VMOption.Origin.DEFAULT) {
+                hotspot.setVMOption(name, value);
+                return true;
             }
-        });
+        } catch (IllegalArgumentException e) {
+            LOG.debug("JVM option {} not set: {}", name, e.getMessage());
+        }
+        return false;
+    }
+
+    /** Hands every collection's cause and the committed heap after it to {@code policy}, on the JVM's notification thread. */
+    private static void managePeriodicCollections(HotSpotDiagnosticMXBean hotspot, PeriodicCollections policy) {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        NotificationListener listener = (notification, handback) -> {
+            GarbageCollectionNotificationInfo info =
+                    GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
+            long interval;
+            synchronized (policy) {
+                interval = policy.afterCollection(PERIODIC_CAUSE.equals(info.getGcCause()),
+                        memory.getHeapMemoryUsage().getCommitted());
+            }
+            if (interval >= 0) {
+                hotspot.setVMOption(PERIODIC_INTERVAL, Long.toString(interval));
+                LOG.debug("G1 periodic collection interval now {} ms", interval);
+            }
+        };
+        for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (collector instanceof NotificationEmitter emitter) {
+                emitter.addNotificationListener(listener, n -> GarbageCollectionNotificationInfo
+                        .GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType()), null);
+            }
+        }
     }
 }

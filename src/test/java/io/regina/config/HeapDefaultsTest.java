@@ -27,14 +27,73 @@ class HeapDefaultsTest {
                 .isEqualTo("MinHeapFreeRatio=10 MaxHeapFreeRatio=50 G1PeriodicGCInterval=0");
     }
 
+    @Test
+    void periodicCollectionsStopOnceAnIdleHeapHasNothingToReturnAndResumeWhenLoadGrowsIt() throws Exception {
+        assertThat(run(IdleProbe.class, List.of("-Xmx1g"), "15").lines())
+                .containsExactly("off while idle: 0", "collections while off: 0", "on after growth: 200");
+    }
+
+    @Test
+    void aPeriodicIntervalTheUserSetIsNotManaged() throws Exception {
+        // managed, it would be off within about a second (four collections 200 ms apart)
+        assertThat(run(IdleProbe.class, List.of("-Xmx1g", "-XX:G1PeriodicGCInterval=200"), "3").lines().findFirst())
+                .hasValue("off while idle: 200");
+    }
+
     private static String flagsAfterApply(String... jvmFlags) throws IOException, InterruptedException {
+        return run(Probe.class, List.of(jvmFlags));
+    }
+
+    private static String run(Class<?> probeClass, List<String> jvmFlags, String... args)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of(jvmFlags));
-        command.addAll(List.of("-XX:+UseG1GC", "-cp", System.getProperty("java.class.path"), Probe.class.getName()));
+        command.addAll(jvmFlags);
+        command.addAll(List.of("-XX:+UseG1GC", "-cp", System.getProperty("java.class.path"), probeClass.getName()));
+        command.addAll(List.of(args));
         Process probe = new ProcessBuilder(command).redirectErrorStream(true).start();
         assertThat(probe.waitFor(60, TimeUnit.SECONDS)).as("the probe JVM ended").isTrue();
         return new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    }
+
+    /**
+     * With a 200 ms interval: idles until the periodic collections turn themselves off (at most args[0] s), checks
+     * that none runs while off, then holds 300 MB so the heap grows, and reads the interval again.
+     */
+    public static final class IdleProbe {
+        private static final long INTERVAL_MS = 200;
+        static byte[][] held;
+
+        public static void main(String[] args) throws InterruptedException {
+            HeapDefaults.apply(INTERVAL_MS);
+            HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(args[0]));
+            while (!interval(hotspot).equals("0") && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            System.out.println("off while idle: " + interval(hotspot));
+            long before = collections();
+            Thread.sleep(5 * INTERVAL_MS);
+            System.out.println("collections while off: " + (collections() - before));
+            held = new byte[3_000][];
+            for (int i = 0; i < held.length; i++) {
+                held[i] = new byte[100_000];
+            }
+            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (!interval(hotspot).equals(Long.toString(INTERVAL_MS)) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            System.out.println("on after growth: " + interval(hotspot));
+        }
+
+        private static String interval(HotSpotDiagnosticMXBean hotspot) {
+            return hotspot.getVMOption("G1PeriodicGCInterval").getValue();
+        }
+
+        private static long collections() {
+            return ManagementFactory.getGarbageCollectorMXBeans().stream()
+                    .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionCount).sum();
+        }
     }
 
     /** Applies the defaults in its own JVM and prints the three flags. */
