@@ -104,7 +104,7 @@ public class ReginaProperties {
         /** Hard cap of one encoded command; larger commands are refused. */
         private int maxCommandBytes = 8 << 20;
 
-        /** The leader submits a Tick this often; 0 disables it. */
+        /** The leader ticks this often while the state needs it (retention, a disk alarm); 0 disables ticks. */
         private long tickIntervalMs = 1000;
 
         /** How long startup waits for a Raft leader. */

@@ -122,6 +122,23 @@ public final class BrokerState {
         return timers.nextDue();
     }
 
+    /**
+     * Whether the leader must also tick every tick interval: while a queue drops messages by age, and while
+     * a disk alarm is up (it lapses by the state's clock, which only entries move). Otherwise an idle
+     * broker writes nothing: its timers say when they are due.
+     */
+    public boolean needsRegularTicks() {
+        if (diskAlarms.anyRaised(lastNow)) {
+            return true;
+        }
+        for (BrokerQueue queue : queues.values()) {
+            if (Retention.evictsByAge(queue)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     // ---------------------------------------------------------------- indexes shared by the handlers
 
     BrokerQueue queueOrCreate(String name) {

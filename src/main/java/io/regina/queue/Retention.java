@@ -16,12 +16,7 @@ final class Retention {
     Result tick(long now) {
         int removed = 0;
         for (BrokerQueue queue : state.queues.values()) {
-            QueueOptions options = queue.options;
-            boolean queueModeOnly = !queue.hasNamedGroups();
-            boolean retention = options.retentionEnabled()
-                    && (options.retentionSeconds() > 0 || options.completedRetentionSeconds() > 0);
-            boolean completedOnly = queueModeOnly && options.completedRetentionSeconds() > 0;
-            if (!retention && !completedOnly && options.maxWaitTimeSeconds() <= 0) {
+            if (!evictsByAge(queue)) {
                 continue;
             }
             for (Partition partition : queue.partitions.values()) {
@@ -29,6 +24,15 @@ final class Retention {
             }
         }
         return new Result.Ticked(state.deliveries.expiredByTimers(), state.deliveries.releasedByTimers(), removed);
+    }
+
+    /** Whether the queue drops messages by their age (retention, maxWaitTime): work only a tick does. */
+    static boolean evictsByAge(BrokerQueue queue) {
+        QueueOptions options = queue.options;
+        boolean retention = options.retentionEnabled()
+                && (options.retentionSeconds() > 0 || options.completedRetentionSeconds() > 0);
+        boolean completedOnly = !queue.hasNamedGroups() && options.completedRetentionSeconds() > 0;
+        return retention || completedOnly || options.maxWaitTimeSeconds() > 0;
     }
 
     private int removeExpired(Partition partition, long now) {

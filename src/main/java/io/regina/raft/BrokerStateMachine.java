@@ -395,6 +395,16 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
         }
     }
 
+    /** Whether the state wants a tick every tick interval ({@link StateAdapter#needsRegularTicks}). */
+    public boolean needsRegularTicks() {
+        lock.readLock().lock();
+        try {
+            return adapter.needsRegularTicks(state);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     /**
      * Told the state's earliest timer (epoch ms, {@code Long.MAX_VALUE} for none) after each entry, on the apply
      * thread, outside the lock; it must not block. One listener: the node's {@link LeaderTicker}.

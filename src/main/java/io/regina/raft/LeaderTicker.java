@@ -13,9 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The leader's clock: submits a {@code Tick} every tick interval, and when a timer of the state (a lease
- * expiry, a delayed message) is due, so those fire on time on an idle broker. One tick at a time; followers
- * never tick (time comes to them in the log).
+ * The leader's clock: submits a {@code Tick} when a timer of the state (a lease expiry, a delayed message) is
+ * due, so those fire on time on an idle broker, and every tick interval while the state needs it (retention,
+ * a disk alarm: {@link StateAdapter#needsRegularTicks}). One tick at a time; followers never tick (time comes
+ * to them in the log). A broker with neither writes nothing while idle: a tick a second was an entry, an
+ * fsync and ~2.5 ms of CPU a second on every thread it crossed.
  *
  * <p>A leader with no tick in flight sleeps until the next tick or timer is due, at most
  * {@link #EXPIRE_CHECK_MS}, instead of looking every {@link #TIMER_CHECK_MS}: an idle broker woke 40 times a
@@ -89,9 +91,12 @@ final class LeaderTicker implements AutoCloseable {
         }
     }
 
-    /** When a leader with no tick in flight looks next (epoch ms): the next tick, the next timer, or the expiry check. */
-    static long nextLook(long now, long lastTickAt, long tickIntervalMs, long timerDue) {
-        return Math.min(Math.min(lastTickAt + tickIntervalMs, timerDue), now + EXPIRE_CHECK_MS);
+    /**
+     * When a leader with no tick in flight looks next (epoch ms): the next regular tick ({@code Long.MAX_VALUE}
+     * when the state needs none), the next timer, or the expiry check.
+     */
+    static long nextLook(long now, long regularTickDue, long timerDue) {
+        return Math.min(Math.min(regularTickDue, timerDue), now + EXPIRE_CHECK_MS);
     }
 
     private void look() {
@@ -124,8 +129,9 @@ final class LeaderTicker implements AutoCloseable {
         }
         sleepingUntilDue = true; // before the state is read: an entry applied from here on announces its timer
         long due = stateMachine.nextTimerDue();
-        if (now - lastTickAt < settings.tickIntervalMs() && due > now) {
-            return nextLook(now, lastTickAt, settings.tickIntervalMs(), due);
+        long regularDue = stateMachine.needsRegularTicks() ? lastTickAt + settings.tickIntervalMs() : Long.MAX_VALUE;
+        if (now < regularDue && due > now) {
+            return nextLook(now, regularDue, due);
         }
         sleepingUntilDue = false;
         lastTickAt = now;

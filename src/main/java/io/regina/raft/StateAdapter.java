@@ -39,6 +39,11 @@ public interface StateAdapter<S> {
         return Long.MAX_VALUE;
     }
 
+    /** Whether the leader must also tick every tick interval, with no timer due; always, unless overridden. */
+    default boolean needsRegularTicks(S state) {
+        return true;
+    }
+
     /**
      * How much work the state left for after its applies (the failed-jobs index), in steps; none unless
      * overridden. The state machine does it with {@link #catchUp} between applies and before any read.
@@ -92,6 +97,11 @@ public interface StateAdapter<S> {
             @Override
             public long nextTimerDue(BrokerState state) {
                 return state.nextTimerDue();
+            }
+
+            @Override
+            public boolean needsRegularTicks(BrokerState state) {
+                return state.needsRegularTicks();
             }
 
             @Override

@@ -92,8 +92,8 @@ public final class ClusterProbe {
     }
 
     /**
-     * Polls every node until all report one applied index and one depth per group (the leader's tick
-     * moves the index every second, so a few polls find them equal), or the time is up; either way
+     * Polls every node until all report one applied index and one depth per group (a tick for a due lease
+     * expiry may move the index between two polls, so a few polls find them equal), or the time is up; either way
      * returns what they last said, for the {@link Checker} to judge.
      */
     public static List<NodeState> converged(List<BrokerProcess> nodes, List<String> groups, Duration timeout) {

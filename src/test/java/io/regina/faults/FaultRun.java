@@ -76,7 +76,7 @@ final class FaultRun implements AutoCloseable {
         return cluster.nodes().stream().filter(n -> n != node).toList();
     }
 
-    /** Stops producers and consumers without a drain: the cluster goes idle but for the leader's ticks. */
+    /** Stops producers and consumers without a drain: the cluster goes idle but for the leader's due timers. */
     void pauseLoad() throws InterruptedException {
         load.stopProducers();
         load.close();

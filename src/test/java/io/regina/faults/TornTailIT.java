@@ -44,6 +44,9 @@ class TornTailIT {
             run.steady(Duration.ofSeconds(6));
             run.pauseLoad();
             BrokerProcess node = run.cluster().node("n1");
+            // a queue with retention makes the idle leader tick every second: the newest entries are ticks
+            assertThat(node.send("POST", "/api/v1/configure", "{\"queue\":\"torn-tail-retention\",\"options\":"
+                    + "{\"retentionEnabled\":true,\"retentionSeconds\":3600}}").statusCode()).isEqualTo(200);
             long answered = killAfterTwoTicks(node);
             run.figure("torn", TornTail.tear(node.dataDir(), answered));
             node.start();

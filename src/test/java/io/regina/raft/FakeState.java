@@ -17,7 +17,8 @@ import java.util.Set;
 /**
  * A tiny deterministic stand-in for {@code BrokerState} while the real one is written: queues of
  * message ids, a tick counter, the last {@code now} seen, and one timer (a push to {@link #TIMERS} whose
- * message id is its due time, epoch ms; the first tick at or after it fires it; not in snapshots). Tests
+ * message id is its due time, epoch ms; the first tick at or after it fires it; not in snapshots). It wants a
+ * tick every tick interval until a push to {@link #QUIET} (not in snapshots either). Tests
  * of the Raft layer use it through {@link #ADAPTER}; nothing in main depends on it.
  */
 final class FakeState {
@@ -28,10 +29,12 @@ final class FakeState {
     long lastNow = Long.MIN_VALUE;
     long applied;
     long timerDue = Long.MAX_VALUE;
+    boolean regularTicks = true;
     /** Each fired timer: {due, the firing tick's now}. */
     final List<long[]> fired = new ArrayList<>();
 
     static final String TIMERS = "timers";
+    static final String QUIET = "quiet";
 
     static final StateAdapter<FakeState> ADAPTER = new StateAdapter<>() {
         @Override
@@ -54,6 +57,11 @@ final class FakeState {
         @Override
         public long nextTimerDue(FakeState state) {
             return state.timerDue;
+        }
+
+        @Override
+        public boolean needsRegularTicks(FakeState state) {
+            return state.regularTicks;
         }
 
         @Override
@@ -107,6 +115,9 @@ final class FakeState {
                 Command.PushItem item = push.items().get(i);
                 queues.computeIfAbsent(item.queue(), q -> new ArrayList<>()).add(item.messageId());
                 deliverable.add(item.queue());
+                if (QUIET.equals(item.queue())) {
+                    regularTicks = false;
+                }
                 if (TIMERS.equals(item.queue())) {
                     timerDue = Math.min(timerDue, Long.parseLong(item.messageId()));
                 }

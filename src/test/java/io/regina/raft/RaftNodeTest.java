@@ -230,6 +230,29 @@ class RaftNodeTest {
     }
 
     @Test
+    void aStateThatNeedsNoRegularTicksIsNotTickedWhileIdleButItsTimersStillFire() throws Exception {
+        int port = FakeState.freePort();
+        RaftMetrics metrics = new RaftMetrics();
+        BrokerStateMachine<FakeState> machine = fakeMachine(metrics);
+        try (RaftNode node = new RaftNode(settings(port).withTickIntervalMs(100), machine, metrics)) {
+            node.start();
+            Eventually.await(AWAIT, "regular ticks", () -> machine.read(s -> s.ticks) > 2);
+            node.submit(FakeState.push(FakeState.QUIET, "q")).get(30, TimeUnit.SECONDS);
+            Thread.sleep(300); // a tick already planned may still come
+            long ticks = machine.read(s -> s.ticks);
+            Thread.sleep(1_000);
+            long idleTicks = machine.read(s -> s.ticks);
+            assertThat(idleTicks).as("ticks after an idle second at a 100 ms interval").isEqualTo(ticks);
+
+            long due = System.currentTimeMillis() + 100;
+            node.submit(FakeState.push(FakeState.TIMERS, Long.toString(due))).get(30, TimeUnit.SECONDS);
+            Eventually.await(AWAIT, "the timer fired", () -> machine.read(s -> s.fired.size()) == 1);
+            long timerTicks = machine.read(s -> s.ticks);
+            assertThat(timerTicks).as("one tick, for the timer").isEqualTo(ticks + 1);
+        }
+    }
+
+    @Test
     void aRequestThatDoesNotDecodeIsRejectedBeforeTheLog() throws Exception {
         int port = FakeState.freePort();
         RaftMetrics metrics = new RaftMetrics();
