@@ -17,7 +17,7 @@ public class ReginaApplication {
 
     /** Reactor Netty's own default is max(cores, 4) event loops. */
     private static final String EVENT_LOOPS = "reactor.netty.ioWorkerCount";
-    /** As often as G1's periodic collection looks for heap to give back ({@link HeapDefaults}). */
+    /** How often the C heap's free memory goes back to the OS ({@link NativeHeapTrimmer}). */
     private static final long NATIVE_HEAP_TRIM_SECONDS = 10;
 
     public static void main(String[] args) {

@@ -12,8 +12,13 @@ import javax.management.openmbean.CompositeData;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryUsage;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 
 /**
  * The heap behaviour a broker started without JVM flags gets. The JVM's defaults are made for a batch
@@ -23,9 +28,9 @@ import java.util.Map;
  * <ul>
  *   <li>{@code MinHeapFreeRatio=10}, {@code MaxHeapFreeRatio=30}: after a cycle the heap keeps at most 30%
  *       free above the live set, not 70%;</li>
- *   <li>{@code G1PeriodicGCInterval=10000}: a broker idle for 10 s runs a concurrent cycle, which returns
- *       the heap it no longer needs to the OS, until {@link PeriodicCollections} finds there is nothing
- *       left to return, and again once load has grown the heap.</li>
+ *   <li>{@code G1PeriodicGCInterval}, set while the broker is idle: a concurrent cycle every 5 s returns the
+ *       heap it no longer needs to the OS, until there is nothing left to return ({@link PeriodicCollections}
+ *       says when); off while it is busy.</li>
  * </ul>
  * The maximum heap stays the JVM's (a quarter of the machine's memory): messages live on the heap, and
  * the memory watermark refuses pushes before it fills.
@@ -50,17 +55,17 @@ public final class HeapDefaults {
 
     /** Sets each flag still at the JVM's default; a flag this JVM does not have (another GC) is skipped. */
     public static void apply() {
-        apply(PeriodicCollections.INTERVAL_MS);
+        apply(PeriodicCollections.LOOK_MS, PeriodicCollections.LOOK_MS);
     }
 
-    static void apply(long periodicIntervalMs) {
+    static void apply(long lookMs, long periodicIntervalMs) {
         HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
         if (hotspot == null) {
             return;
         }
         RATIOS.forEach((name, value) -> setIfDefault(hotspot, name, value));
-        if (setIfDefault(hotspot, PERIODIC_INTERVAL, Long.toString(periodicIntervalMs))) {
-            managePeriodicCollections(hotspot, new PeriodicCollections(periodicIntervalMs));
+        if (setIfDefault(hotspot, PERIODIC_INTERVAL, "0")) {
+            managePeriodicCollections(hotspot, new PeriodicCollections(periodicIntervalMs), lookMs);
         }
     }
 
@@ -76,21 +81,31 @@ public final class HeapDefaults {
         return false;
     }
 
-    /** Hands every collection's cause and the committed heap after it to {@code policy}, on the JVM's notification thread. */
-    private static void managePeriodicCollections(HotSpotDiagnosticMXBean hotspot, PeriodicCollections policy) {
+    /**
+     * Hands {@code policy} every collection (from the JVM's notification thread) and a look at the heap every
+     * {@code lookMs} (from a daemon thread of its own), and sets the interval it asks for.
+     */
+    private static void managePeriodicCollections(HotSpotDiagnosticMXBean hotspot, PeriodicCollections policy,
+            long lookMs) {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        NotificationListener listener = (notification, handback) -> {
-            GarbageCollectionNotificationInfo info =
-                    GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
-            long interval;
-            synchronized (policy) {
-                interval = policy.afterCollection(PERIODIC_CAUSE.equals(info.getGcCause()),
-                        memory.getHeapMemoryUsage().getCommitted());
-            }
+        LongConsumer setInterval = interval -> {
             if (interval >= 0) {
                 hotspot.setVMOption(PERIODIC_INTERVAL, Long.toString(interval));
                 LOG.debug("G1 periodic collection interval now {} ms", interval);
             }
+        };
+        NotificationListener listener = (notification, handback) -> {
+            GarbageCollectionNotificationInfo info =
+                    GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
+            long interval = -1;
+            synchronized (policy) {
+                if (PERIODIC_CAUSE.equals(info.getGcCause())) {
+                    interval = policy.periodicCollected(memory.getHeapMemoryUsage().getCommitted());
+                } else {
+                    policy.collected();
+                }
+            }
+            setInterval.accept(interval);
         };
         for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (collector instanceof NotificationEmitter emitter) {
@@ -98,5 +113,18 @@ public final class HeapDefaults {
                         .GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType()), null);
             }
         }
+        ScheduledExecutorService looks = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "regina-heap-return");
+            thread.setDaemon(true);
+            return thread;
+        });
+        looks.scheduleWithFixedDelay(() -> {
+            MemoryUsage heap = memory.getHeapMemoryUsage();
+            long interval;
+            synchronized (policy) {
+                interval = policy.look(heap.getUsed(), heap.getCommitted());
+            }
+            setInterval.accept(interval);
+        }, lookMs, lookMs, TimeUnit.MILLISECONDS);
     }
 }

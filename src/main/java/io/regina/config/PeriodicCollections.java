@@ -1,17 +1,24 @@
 package io.regina.config;
 
 /**
- * When G1's periodic collection is on. G1 gives heap back to the OS only at the end of a concurrent cycle, and
- * on a broker with little to do (no young collection for the interval, {@link #INTERVAL_MS} in a broker) only its periodic collection
- * starts one. After a busy spell a few of them return what the spell grew; after that each cycle returns
- * nothing and still costs ~50 ms of CPU and two pauses, every interval, for as long as the broker stays idle
- * or nearly (an idle broker spent a quarter of its CPU on them). So the periodic collection turns itself off
- * once {@link #FRUITLESS_LIMIT} of them in a row left the committed heap where it was, and on again when load
- * grows the heap. Not thread-safe: one caller, the JVM's GC notifications.
+ * When G1's periodic collection is on. G1 gives heap back to the OS only when a concurrent cycle ends, and on
+ * an idle broker only its periodic collection starts one. Left to itself G1 calls a JVM idle when it has not
+ * collected for the interval: a broker at 200 jobs/s collects every 10-15 s, so G1 ran a cycle there every 10 s,
+ * whose remark shrank the heap to a third, after which young collections came four times as often; and on a
+ * truly idle broker it ran one every 10 s for ever, a third of its CPU, giving back nothing after the first few.
+ *
+ * <p>So the broker says when it is idle: at each look ({@link #LOOK_MS}) it is idle if no collection but
+ * periodic ones ran since the last look and the heap filled by less than {@link #IDLE_FILL_BYTES}. While idle
+ * the periodic collection is on, until {@link #FRUITLESS_LIMIT} of them in a row left the committed heap
+ * where it was: what the idle spell could give back is back. While busy it is off. Once done it comes on
+ * again only after the heap grew. Not thread-safe: the caller serialises the GC notifications and the looks.
  */
 final class PeriodicCollections {
 
-    static final long INTERVAL_MS = 10_000;
+    static final long LOOK_MS = 5_000;
+
+    /** Filling less than this between two looks (0.8 MB/s) is idle: a broker at 200 jobs/s fills ~8 MB/s. */
+    static final long IDLE_FILL_BYTES = 4L << 20;
 
     /**
      * One shrink may take three periodic collections (a concurrent start whose remark shrinks, then a prepare
@@ -23,30 +30,57 @@ final class PeriodicCollections {
     static final long SLACK_BYTES = 8L << 20;
 
     private final long intervalMs;
-    private boolean on = true;
-    private long reference = -1;
+    private boolean on;
+    private boolean done;
+    private long doneAtCommitted;
+    private long reference;
     private int fruitless;
+    private int collectionsSinceLook;
+    private long usedAtLook = -1;
 
-    /** {@code intervalMs}: the interval while on ({@link #INTERVAL_MS} in a broker). */
+    /** {@code intervalMs}: G1's interval while on; the broker is already known idle, so about a look. */
     PeriodicCollections(long intervalMs) {
         this.intervalMs = intervalMs;
     }
 
-    /**
-     * After a collection, given whether G1's periodic collection started it and the committed heap now: the
-     * interval to set (ms; 0 turns it off), or -1 to leave it as it is.
-     */
-    long afterCollection(boolean periodic, long committedBytes) {
-        if (reference < 0 || Math.abs(committedBytes - reference) > SLACK_BYTES) {
-            boolean grew = reference >= 0 && committedBytes > reference;
+    /** A collection that G1's periodic collection did not start: the broker allocates. */
+    void collected() {
+        collectionsSinceLook++;
+    }
+
+    /** After a collection G1's periodic collection started, with the committed heap now: the interval to set, or -1. */
+    long periodicCollected(long committedBytes) {
+        if (!on) {
+            return -1;
+        }
+        if (Math.abs(committedBytes - reference) > SLACK_BYTES) {
             reference = committedBytes;
             fruitless = 0;
-            if (grew && !on) {
-                on = true;
-                return intervalMs;
-            }
         }
-        if (periodic && on && ++fruitless >= FRUITLESS_LIMIT) {
+        if (++fruitless < FRUITLESS_LIMIT) {
+            return -1;
+        }
+        on = false;
+        done = true;
+        doneAtCommitted = committedBytes;
+        return 0;
+    }
+
+    /** Every {@link #LOOK_MS}, with the heap's used and committed bytes now: the interval to set, or -1. */
+    long look(long usedBytes, long committedBytes) {
+        boolean idle = collectionsSinceLook == 0 && usedAtLook >= 0 && usedBytes - usedAtLook < IDLE_FILL_BYTES;
+        collectionsSinceLook = 0;
+        usedAtLook = usedBytes;
+        if (done && committedBytes > doneAtCommitted + SLACK_BYTES) {
+            done = false;
+        }
+        if (idle && !on && !done) {
+            on = true;
+            reference = committedBytes;
+            fruitless = 0;
+            return intervalMs;
+        }
+        if (!idle && on) {
             on = false;
             return 0;
         }

@@ -1,15 +1,20 @@
 package io.regina.config;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import javax.management.NotificationEmitter;
+import javax.management.openmbean.CompositeData;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,7 +23,7 @@ class HeapDefaultsTest {
 
     @Test
     void aJvmStartedWithoutFlagsGetsTheBrokersHeapBehaviour() throws Exception {
-        assertThat(flagsAfterApply()).isEqualTo("MinHeapFreeRatio=10 MaxHeapFreeRatio=30 G1PeriodicGCInterval=10000");
+        assertThat(flagsAfterApply()).isEqualTo("MinHeapFreeRatio=10 MaxHeapFreeRatio=30 G1PeriodicGCInterval=0");
     }
 
     @Test
@@ -28,16 +33,18 @@ class HeapDefaultsTest {
     }
 
     @Test
-    void periodicCollectionsStopOnceAnIdleHeapHasNothingToReturnAndResumeWhenLoadGrowsIt() throws Exception {
-        assertThat(run(IdleProbe.class, List.of("-Xmx1g"), "15").lines())
-                .containsExactly("off while idle: 0", "collections while off: 0", "on after growth: 200");
+    void periodicCollectionsRunWhileIdleUntilNothingIsLeftToReturnAndNeverUnderLoad() throws Exception {
+        assertThat(run(IdleProbe.class, List.of("-Xmx1g"), "managed").lines()).containsExactly(
+                "idle: heap given back true, then off",
+                "periodic collections while done: 0",
+                "under load: periodic collections 0, young collections more than 10 true",
+                "idle after the heap grew: heap given back true, then off");
     }
 
     @Test
     void aPeriodicIntervalTheUserSetIsNotManaged() throws Exception {
-        // managed, it would be off within about a second (four collections 200 ms apart)
-        assertThat(run(IdleProbe.class, List.of("-Xmx1g", "-XX:G1PeriodicGCInterval=200"), "3").lines().findFirst())
-                .hasValue("off while idle: 200");
+        assertThat(run(IdleProbe.class, List.of("-Xmx1g", "-XX:G1PeriodicGCInterval=200"), "user").lines())
+                .containsExactly("interval after 3 s idle: 200");
     }
 
     private static String flagsAfterApply(String... jvmFlags) throws IOException, InterruptedException {
@@ -57,33 +64,71 @@ class HeapDefaultsTest {
     }
 
     /**
-     * With a 200 ms interval: idles until the periodic collections turn themselves off (at most args[0] s), checks
-     * that none runs while off, then holds 300 MB so the heap grows, and reads the interval again.
+     * Looks every 100 ms with a 200 ms interval, so that a few seconds show what a broker does in a minute:
+     * idles until the periodic collections have given the heap back and turned themselves off, checks none runs
+     * then, allocates garbage for 3 s (young collections, none periodic), holds 300 MB so the heap grows, lets
+     * it go and idles again.
      */
     public static final class IdleProbe {
-        private static final long INTERVAL_MS = 200;
-        static byte[][] held;
+        private static final AtomicLong PERIODIC = new AtomicLong();
+        static volatile byte[][] held;
+        static volatile byte[] sink;
 
-        public static void main(String[] args) throws InterruptedException {
-            HeapDefaults.apply(INTERVAL_MS);
+        public static void main(String[] args) throws Exception {
             HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(args[0]));
-            while (!interval(hotspot).equals("0") && System.nanoTime() < deadline) {
-                Thread.sleep(50);
+            if (args[0].equals("user")) {
+                HeapDefaults.apply(100, 200);
+                Thread.sleep(3_000);
+                System.out.println("interval after 3 s idle: " + interval(hotspot));
+                return;
             }
-            System.out.println("off while idle: " + interval(hotspot));
-            long before = collections();
-            Thread.sleep(5 * INTERVAL_MS);
-            System.out.println("collections while off: " + (collections() - before));
+            countPeriodicCollections();
+            HeapDefaults.apply(100, 200);
+            System.out.println("idle: " + idleUntilOff(hotspot));
+            long periodic = PERIODIC.get();
+            Thread.sleep(2_000);
+            System.out.println("periodic collections while done: " + (PERIODIC.get() - periodic));
+            periodic = PERIODIC.get();
+            long young = collections();
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            while (System.nanoTime() < until) {
+                for (int i = 0; i < 1_000; i++) {
+                    sink = new byte[10_000];
+                }
+                Thread.sleep(1);
+            }
+            System.out.println("under load: periodic collections " + (PERIODIC.get() - periodic)
+                    + ", young collections more than 10 " + (collections() - young > 10));
             held = new byte[3_000][];
             for (int i = 0; i < held.length; i++) {
                 held[i] = new byte[100_000];
             }
-            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (!interval(hotspot).equals(Long.toString(INTERVAL_MS)) && System.nanoTime() < deadline) {
+            held = null;
+            System.out.println("idle after the heap grew: " + idleUntilOff(hotspot));
+        }
+
+        /** Waits (at most 20 s) for the periodic collections to come on and go off again. */
+        private static String idleUntilOff(HotSpotDiagnosticMXBean hotspot) throws InterruptedException {
+            long before = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
+            long periodic = PERIODIC.get();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while ((PERIODIC.get() == periodic || !interval(hotspot).equals("0")) && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }
-            System.out.println("on after growth: " + interval(hotspot));
+            long after = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
+            return "heap given back " + (after < before) + ", then " + (interval(hotspot).equals("0") ? "off" : "on");
+        }
+
+        private static void countPeriodicCollections() {
+            for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+                ((NotificationEmitter) collector).addNotificationListener((n, h) -> {
+                    if (n.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)
+                            && GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData()).getGcCause()
+                            .equals("G1 Periodic Collection")) {
+                        PERIODIC.incrementAndGet();
+                    }
+                }, null, null);
+            }
         }
 
         private static String interval(HotSpotDiagnosticMXBean hotspot) {
@@ -92,7 +137,7 @@ class HeapDefaultsTest {
 
         private static long collections() {
             return ManagementFactory.getGarbageCollectorMXBeans().stream()
-                    .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionCount).sum();
+                    .mapToLong(GarbageCollectorMXBean::getCollectionCount).sum();
         }
     }
 
