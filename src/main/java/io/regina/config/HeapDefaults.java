@@ -13,12 +13,10 @@ import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.MemoryUsage;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongConsumer;
+import java.util.function.Consumer;
 
 /**
  * The heap behaviour a broker started without JVM flags gets. The JVM's defaults are made for a batch
@@ -26,11 +24,10 @@ import java.util.function.LongConsumer;
  * the load stops (a broker that served a burst sat at 600 MB RSS with a live set under 100 MB). These are
  * the flags HotSpot lets a running JVM change; any the user set on the command line is left alone:
  * <ul>
- *   <li>{@code MinHeapFreeRatio=10}, {@code MaxHeapFreeRatio=30}: after a cycle the heap keeps at most 30%
- *       free above the live set, not 70%;</li>
- *   <li>{@code G1PeriodicGCInterval}, set while the broker is idle: a concurrent cycle every 5 s returns the
- *       heap it no longer needs to the OS, until there is nothing left to return ({@link PeriodicCollections}
- *       says when); off while it is busy.</li>
+ *   <li>{@code MinHeapFreeRatio=10}: a cycle that finds the heap short grows it to 10% free, not 40%;</li>
+ *   <li>{@code G1PeriodicGCInterval} and {@code MaxHeapFreeRatio}, set as {@link PeriodicCollections} says:
+ *       while the broker is busy a cycle after 10 s without a collection keeps 70% free; while it is idle a
+ *       cycle every 5 s keeps 30%; in both, none once there is nothing left to return.</li>
  * </ul>
  * The maximum heap stays the JVM's (a quarter of the machine's memory): messages live on the heap, and
  * the memory watermark refuses pushes before it fills.
@@ -38,34 +35,40 @@ import java.util.function.LongConsumer;
 public final class HeapDefaults {
     private static final Logger LOG = LoggerFactory.getLogger(HeapDefaults.class);
 
-    /** Applied in this order: MinHeapFreeRatio may not exceed MaxHeapFreeRatio at any step. */
-    private static final Map<String, String> RATIOS = orderedRatios();
+    private static final String MIN_FREE = "MinHeapFreeRatio";
+    private static final String MAX_FREE = "MaxHeapFreeRatio";
     private static final String PERIODIC_INTERVAL = "G1PeriodicGCInterval";
     private static final String PERIODIC_CAUSE = "G1 Periodic Collection";
 
     private HeapDefaults() {
     }
 
-    private static Map<String, String> orderedRatios() {
-        Map<String, String> flags = new LinkedHashMap<>();
-        flags.put("MinHeapFreeRatio", "10");
-        flags.put("MaxHeapFreeRatio", "30");
-        return flags;
-    }
-
     /** Sets each flag still at the JVM's default; a flag this JVM does not have (another GC) is skipped. */
     public static void apply() {
-        apply(PeriodicCollections.LOOK_MS, PeriodicCollections.LOOK_MS);
+        apply(PeriodicCollections.LOOK_MS, PeriodicCollections.BUSY_INTERVAL_MS, PeriodicCollections.IDLE_INTERVAL_MS);
     }
 
-    static void apply(long lookMs, long periodicIntervalMs) {
+    static void apply(long lookMs, long busyIntervalMs, long idleIntervalMs) {
         HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
         if (hotspot == null) {
             return;
         }
-        RATIOS.forEach((name, value) -> setIfDefault(hotspot, name, value));
-        if (setIfDefault(hotspot, PERIODIC_INTERVAL, "0")) {
-            managePeriodicCollections(hotspot, new PeriodicCollections(periodicIntervalMs), lookMs);
+        PeriodicCollections policy = new PeriodicCollections(busyIntervalMs, idleIntervalMs);
+        PeriodicCollections.Flags initial = policy.initial();
+        // MinHeapFreeRatio may not exceed MaxHeapFreeRatio at any step: the minimum first, it only comes down
+        setIfDefault(hotspot, MIN_FREE, "10");
+        boolean maxFree = setIfDefault(hotspot, MAX_FREE, Integer.toString(initial.maxHeapFreeRatio()));
+        boolean interval = setIfDefault(hotspot, PERIODIC_INTERVAL, Long.toString(initial.intervalMs()));
+        if (maxFree || interval) {
+            managePeriodicCollections(policy, lookMs, flags -> {
+                if (maxFree) {
+                    hotspot.setVMOption(MAX_FREE, Integer.toString(flags.maxHeapFreeRatio()));
+                }
+                if (interval) {
+                    hotspot.setVMOption(PERIODIC_INTERVAL, Long.toString(flags.intervalMs()));
+                }
+                LOG.debug("heap return now {}", flags);
+            });
         }
     }
 
@@ -83,29 +86,25 @@ public final class HeapDefaults {
 
     /**
      * Hands {@code policy} every collection (from the JVM's notification thread) and a look at the heap every
-     * {@code lookMs} (from a daemon thread of its own), and sets the interval it asks for.
+     * {@code lookMs} (from a daemon thread of its own), and sets the flags it asks for.
      */
-    private static void managePeriodicCollections(HotSpotDiagnosticMXBean hotspot, PeriodicCollections policy,
-            long lookMs) {
+    private static void managePeriodicCollections(PeriodicCollections policy, long lookMs,
+            Consumer<PeriodicCollections.Flags> set) {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        LongConsumer setInterval = interval -> {
-            if (interval >= 0) {
-                hotspot.setVMOption(PERIODIC_INTERVAL, Long.toString(interval));
-                LOG.debug("G1 periodic collection interval now {} ms", interval);
-            }
-        };
         NotificationListener listener = (notification, handback) -> {
             GarbageCollectionNotificationInfo info =
                     GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
-            long interval = -1;
+            PeriodicCollections.Flags flags = null;
             synchronized (policy) {
                 if (PERIODIC_CAUSE.equals(info.getGcCause())) {
-                    interval = policy.periodicCollected(memory.getHeapMemoryUsage().getCommitted());
+                    flags = policy.periodicCollected(memory.getHeapMemoryUsage().getCommitted());
                 } else {
                     policy.collected();
                 }
             }
-            setInterval.accept(interval);
+            if (flags != null) {
+                set.accept(flags);
+            }
         };
         for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (collector instanceof NotificationEmitter emitter) {
@@ -120,11 +119,13 @@ public final class HeapDefaults {
         });
         looks.scheduleWithFixedDelay(() -> {
             MemoryUsage heap = memory.getHeapMemoryUsage();
-            long interval;
+            PeriodicCollections.Flags flags;
             synchronized (policy) {
-                interval = policy.look(heap.getUsed(), heap.getCommitted());
+                flags = policy.look(heap.getUsed(), heap.getCommitted());
             }
-            setInterval.accept(interval);
+            if (flags != null) {
+                set.accept(flags);
+            }
         }, lookMs, lookMs, TimeUnit.MILLISECONDS);
     }
 }

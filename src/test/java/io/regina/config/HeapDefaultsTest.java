@@ -23,7 +23,7 @@ class HeapDefaultsTest {
 
     @Test
     void aJvmStartedWithoutFlagsGetsTheBrokersHeapBehaviour() throws Exception {
-        assertThat(flagsAfterApply()).isEqualTo("MinHeapFreeRatio=10 MaxHeapFreeRatio=30 G1PeriodicGCInterval=0");
+        assertThat(flagsAfterApply()).isEqualTo("MinHeapFreeRatio=10 MaxHeapFreeRatio=70 G1PeriodicGCInterval=10000");
     }
 
     @Test
@@ -35,10 +35,10 @@ class HeapDefaultsTest {
     @Test
     void periodicCollectionsRunWhileIdleUntilNothingIsLeftToReturnAndNeverUnderLoad() throws Exception {
         assertThat(run(IdleProbe.class, List.of("-Xmx1g"), "managed").lines()).containsExactly(
-                "idle: heap given back true, then off",
+                "idle: heap given back true, then off, max free 30",
                 "periodic collections while done: 0",
-                "under load: periodic collections 0, young collections more than 10 true",
-                "idle after the heap grew: heap given back true, then off");
+                "under load: periodic collections 0, young collections more than 10 true, max free 70",
+                "idle after the heap grew: heap given back true, then off, max free 30");
     }
 
     @Test
@@ -64,7 +64,8 @@ class HeapDefaultsTest {
     }
 
     /**
-     * Looks every 100 ms with a 200 ms interval, so that a few seconds show what a broker does in a minute:
+     * Looks every 100 ms with a 200 ms interval while idle (1 s while busy), so that a few seconds show
+     * what a broker does in a minute:
      * idles until the periodic collections have given the heap back and turned themselves off, checks none runs
      * then, allocates garbage for 3 s (young collections, none periodic), holds 300 MB so the heap grows, lets
      * it go and idles again.
@@ -77,13 +78,13 @@ class HeapDefaultsTest {
         public static void main(String[] args) throws Exception {
             HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
             if (args[0].equals("user")) {
-                HeapDefaults.apply(100, 200);
+                HeapDefaults.apply(100, 1_000, 200);
                 Thread.sleep(3_000);
                 System.out.println("interval after 3 s idle: " + interval(hotspot));
                 return;
             }
             countPeriodicCollections();
-            HeapDefaults.apply(100, 200);
+            HeapDefaults.apply(100, 1_000, 200);
             System.out.println("idle: " + idleUntilOff(hotspot));
             long periodic = PERIODIC.get();
             Thread.sleep(2_000);
@@ -98,7 +99,8 @@ class HeapDefaultsTest {
                 Thread.sleep(1);
             }
             System.out.println("under load: periodic collections " + (PERIODIC.get() - periodic)
-                    + ", young collections more than 10 " + (collections() - young > 10));
+                    + ", young collections more than 10 " + (collections() - young > 10) + ", max free "
+                    + hotspot.getVMOption("MaxHeapFreeRatio").getValue());
             held = new byte[3_000][];
             for (int i = 0; i < held.length; i++) {
                 held[i] = new byte[100_000];
@@ -116,7 +118,8 @@ class HeapDefaultsTest {
                 Thread.sleep(50);
             }
             long after = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
-            return "heap given back " + (after < before) + ", then " + (interval(hotspot).equals("0") ? "off" : "on");
+            return "heap given back " + (after < before) + ", then " + (interval(hotspot).equals("0") ? "off" : "on")
+                    + ", max free " + hotspot.getVMOption("MaxHeapFreeRatio").getValue();
         }
 
         private static void countPeriodicCollections() {
