@@ -42,7 +42,8 @@ class MemoryWatermarkIT {
             assertThat(last.statusCode()).as(last.body() + "\n" + broker.logTail()).isEqualTo(429);
             assertThat(last.body()).contains("memory is full");
             assertThat(broker.isAlive()).isTrue();
-            assertThat(broker.send("GET", "/health", null).statusCode()).isEqualTo(200);
+            HttpResponse<String> health = broker.send("GET", "/health", null);
+            assertThat(health.statusCode()).as(health.body() + "\n" + broker.logTail()).isEqualTo(200);
             assertThat(broker.send("GET", "/api/v1/pop/queue/hog?batch=1&autoAck=true", null).statusCode())
                     .isEqualTo(200);
 
