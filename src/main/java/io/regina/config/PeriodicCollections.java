@@ -5,7 +5,7 @@ package io.regina.config;
  * heap to {@code MaxHeapFreeRatio}% free above what is used), and on a broker with little to do only its
  * periodic collection starts one, once the JVM has not collected for {@code G1PeriodicGCInterval}. Left at one
  * setting that goes wrong both ways: a broker at 200 jobs/s collects every 10-15 s, so G1 ran a cycle there
- * and shrank its heap from 224 to 76 MB, after which young collections came every 1.5-2 s (5-7% more CPU); an
+ * and shrank its heap from 224 to 72 MB, after which young collections came every 1.3-2.4 s, not 10-15; an
  * idle broker ran a cycle every 10 s for ever, a third of its CPU, returning nothing after the first few.
  *
  * <p>So the broker says whether it is busy or idle: at each look ({@link #LOOK_MS}) it is idle if no
