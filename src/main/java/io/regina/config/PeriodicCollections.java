@@ -71,8 +71,7 @@ final class PeriodicCollections {
             return null;
         }
         if (reference < 0 || Math.abs(committedBytes - reference) > SLACK_BYTES) {
-            reference = committedBytes;
-            fruitless = 0;
+            countAfresh(committedBytes);
         }
         if (++fruitless < FRUITLESS_LIMIT) {
             return null;
@@ -89,17 +88,21 @@ final class PeriodicCollections {
         if (idleNow != idle) {
             idle = idleNow;
             done = false;
-            reference = committedBytes;
-            fruitless = 0;
+            countAfresh(committedBytes);
             return flags();
         }
         if (done && committedBytes > reference + SLACK_BYTES) {
             done = false;
-            reference = committedBytes;
-            fruitless = 0;
+            countAfresh(committedBytes);
             return flags();
         }
         return null;
+    }
+
+    /** Fruitless periodic collections are counted from this committed heap on. */
+    private void countAfresh(long committedBytes) {
+        reference = committedBytes;
+        fruitless = 0;
     }
 
     private Flags flags() {

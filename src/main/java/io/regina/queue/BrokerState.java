@@ -128,7 +128,7 @@ public final class BrokerState {
      * broker writes nothing: its timers say when they are due.
      */
     public boolean needsRegularTicks() {
-        if (diskAlarms.anyRaised(lastNow)) {
+        if (!diskAlarms.raised(lastNow).isEmpty()) {
             return true;
         }
         for (BrokerQueue queue : queues.values()) {

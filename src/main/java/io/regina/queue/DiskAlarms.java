@@ -32,16 +32,6 @@ public final class DiskAlarms {
         return new Result.DiskAlarms(raised(now));
     }
 
-    /** Whether some node's alarm is up at {@code now}: it lapses only as the state's clock moves. */
-    boolean anyRaised(long now) {
-        for (long at : raisedAt.values()) {
-            if (now - at < LAPSE_MS) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** The nodes, in id order, whose alarm was raised within {@link #LAPSE_MS} before {@code now}. */
     List<String> raised(long now) {
         List<String> raised = new ArrayList<>(raisedAt.size());

@@ -387,22 +387,12 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
 
     /** When the applied state next needs a tick (epoch ms), or {@code Long.MAX_VALUE}. */
     public long nextTimerDue() {
-        lock.readLock().lock();
-        try {
-            return adapter.nextTimerDue(state);
-        } finally {
-            lock.readLock().unlock();
-        }
+        return read(adapter::nextTimerDue);
     }
 
     /** Whether the state wants a tick every tick interval ({@link StateAdapter#needsRegularTicks}). */
     public boolean needsRegularTicks() {
-        lock.readLock().lock();
-        try {
-            return adapter.needsRegularTicks(state);
-        } finally {
-            lock.readLock().unlock();
-        }
+        return read(adapter::needsRegularTicks);
     }
 
     /**
