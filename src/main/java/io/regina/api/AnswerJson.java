@@ -22,9 +22,8 @@ import java.util.List;
  */
 final class AnswerJson {
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
-    /** The bytes of an encoded text that need the character walk: {@code ?}, and what a string escapes. */
-    private static final boolean[] RAW_STOPS = stops(false);
-    private static final boolean[] STRING_STOPS = stops(true);
+    /** The ASCII characters Jackson escapes in a string: the controls, the quote and the backslash. */
+    private static final boolean[] ESCAPED = escaped();
     private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
@@ -39,15 +38,12 @@ final class AnswerJson {
     private AnswerJson() {
     }
 
-    private static boolean[] stops(boolean escapes) {
-        boolean[] stops = new boolean[256];
-        stops['?'] = true;
-        if (escapes) {
-            Arrays.fill(stops, 0, 0x20, true);
-            stops['"'] = true;
-            stops['\\'] = true;
-        }
-        return stops;
+    private static boolean[] escaped() {
+        boolean[] escaped = new boolean[0x80];
+        Arrays.fill(escaped, 0, 0x20, true);
+        escaped['"'] = true;
+        escaped['\\'] = true;
+        return escaped;
     }
 
     /** The answer's JSON, or null when it is not one of the hot answers or holds a lone surrogate. */
@@ -309,20 +305,23 @@ final class AnswerJson {
     }
 
     /**
-     * {@code text} in UTF-8, escaped as Jackson escapes a string's characters when {@code escape}. The JDK's
-     * encoder does the common case (nothing to escape) in bulk; it writes a lone surrogate as {@code ?}, so
-     * a {@code ?} sends the text through the character walk, which tells the two apart.
+     * {@code text} in UTF-8, escaped as Jackson escapes a string's characters when {@code escape}. The common
+     * case, ASCII with nothing to escape (ids, names, most payloads), is copied char by char without encoding
+     * the text to a byte array first; anything else goes through the character walk.
      */
     private void utf8(String text, boolean escape) {
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        boolean[] stops = escape ? STRING_STOPS : RAW_STOPS;
-        for (byte b : bytes) {
-            if (stops[b & 0xFF]) {
+        int n = text.length();
+        room(n);
+        int start = length;
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c >= 0x80 || escape && ESCAPED[c]) {
+                length = start;
                 walk(text, escape);
                 return;
             }
+            out[length++] = (byte) c;
         }
-        put(bytes);
     }
 
     private void walk(String text, boolean escape) {

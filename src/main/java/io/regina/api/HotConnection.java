@@ -8,6 +8,8 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -20,6 +22,7 @@ import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.ReadOnlyHttpHeaders;
 import io.netty.util.ReferenceCountUtil;
 import org.reactivestreams.Subscription;
 import org.springframework.http.InvalidMediaTypeException;
@@ -292,9 +295,8 @@ final class HotConnection extends ChannelDuplexHandler {
             return; // the connection closed meanwhile
         }
         exchange = null;
-        FullHttpResponse response = response(answer, ctx.alloc());
+        FullHttpResponse response = response(answer, ctx.alloc(), !served.keepAlive);
         if (!served.keepAlive) {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
             closing = true;
             ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
             release(waiting);
@@ -305,22 +307,47 @@ final class HotConnection extends ChannelDuplexHandler {
         resume(ctx);
     }
 
-    private FullHttpResponse response(ResponseEntity<?> answer, ByteBufAllocator allocator) {
+    private FullHttpResponse response(ResponseEntity<?> answer, ByteBufAllocator allocator, boolean close) {
         ByteBuf body;
         try {
             body = answer.getBody() == null ? Unpooled.EMPTY_BUFFER : body(answer.getBody(), allocator);
         } catch (OutOfMemoryError e) {
-            return response(errors.answer(MemoryWatermark.outOfHeap()), allocator);
+            return response(errors.answer(MemoryWatermark.outOfHeap()), allocator, close);
         } catch (RuntimeException e) {
-            return response(errors.answer(e), allocator);
+            return response(errors.answer(e), allocator, close);
         }
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                HttpResponseStatus.valueOf(answer.getStatusCode().value()), body);
-        if (answer.getBody() != null) {
-            response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+        HttpResponseStatus status = HttpResponseStatus.valueOf(answer.getStatusCode().value());
+        HttpHeaders headers = headers(answer.getBody() != null, body.readableBytes(), close);
+        if (bodilessByStatus(status)) {
+            headers = new DefaultHttpHeaders().add(headers);
         }
-        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
-        return response;
+        return new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body, headers, EmptyHttpHeaders.INSTANCE);
+    }
+
+    /** A status whose answer Netty's encoder strips of its length headers, which it must then be able to change. */
+    private static boolean bodilessByStatus(HttpResponseStatus status) {
+        int code = status.code();
+        return status.codeClass() == HttpStatusClass.INFORMATIONAL || code == 204 || code == 205 || code == 304;
+    }
+
+    /**
+     * An answer's two or three headers in an array: Netty's default headers are a hash table of 16 buckets,
+     * and a response made without headers gets a second one for its trailers.
+     */
+    private static HttpHeaders headers(boolean json, int contentLength, boolean close) {
+        CharSequence[] pairs = new CharSequence[(json ? 2 : 0) + 2 + (close ? 2 : 0)];
+        int at = 0;
+        if (json) {
+            pairs[at++] = HttpHeaderNames.CONTENT_TYPE;
+            pairs[at++] = HttpHeaderValues.APPLICATION_JSON;
+        }
+        pairs[at++] = HttpHeaderNames.CONTENT_LENGTH;
+        pairs[at++] = Integer.toString(contentLength);
+        if (close) {
+            pairs[at++] = HttpHeaderNames.CONNECTION;
+            pairs[at] = HttpHeaderValues.CLOSE;
+        }
+        return new ReadOnlyHttpHeaders(false, pairs);
     }
 
     /** The answer's JSON, written by hand for the hot answers ({@link AnswerJson}), by Jackson for the rest. */

@@ -35,9 +35,8 @@ final class HotPaths {
         if (!PlainPath.is(path) || q >= 0 && !uriQuery(uri, q + 1)) {
             return null;
         }
-        String[] segments = path.split("/", -1);
         for (Route route : routes) {
-            if (route.endpoint.method().name().equals(method) && route.matches(segments, variables)) {
+            if (route.endpoint.method().name().equals(method) && route.matches(path, variables)) {
                 return acceptsJson(accept) ? route : null;
             }
         }
@@ -145,34 +144,61 @@ final class HotPaths {
         }
     }
 
-    /** An endpoint's pattern split into segments; a {@code {name}} segment matches any one segment. */
+    /**
+     * An endpoint's pattern split into segments at each {@code /}; a {@code {name}} segment matches any one
+     * segment. A path is matched in place: a hot request allocates only its variables' values.
+     */
     static final class Route {
         private final HotEndpoints.Endpoint endpoint;
         private final String[] segments;
+        /** The variable's name for a {@code {name}} segment, null for a literal one. */
+        private final String[] names;
 
         Route(HotEndpoints.Endpoint endpoint) {
             this.endpoint = endpoint;
             this.segments = endpoint.pattern().split("/", -1);
+            this.names = new String[segments.length];
+            for (int i = 0; i < segments.length; i++) {
+                if (segments[i].startsWith("{")) {
+                    names[i] = segments[i].substring(1, segments[i].length() - 1);
+                }
+            }
         }
 
         HotEndpoints.Endpoint endpoint() {
             return endpoint;
         }
 
-        boolean matches(String[] path, Map<String, String> variables) {
-            if (path.length != segments.length) {
+        boolean matches(String path, Map<String, String> variables) {
+            if (!fits(path)) {
                 return false;
             }
+            int from = 0;
+            for (String name : names) {
+                int slash = path.indexOf('/', from);
+                int end = slash < 0 ? path.length() : slash;
+                if (name != null) {
+                    variables.put(name, path.substring(from, end));
+                }
+                from = end + 1;
+            }
+            return true;
+        }
+
+        /** Whether the path has as many segments as the pattern, and each literal one as written. */
+        private boolean fits(String path) {
+            int from = 0;
             for (int i = 0; i < segments.length; i++) {
-                String segment = segments[i];
-                if (!segment.startsWith("{") && !segment.equals(path[i])) {
+                int slash = path.indexOf('/', from);
+                boolean last = i == segments.length - 1;
+                if (last != slash < 0) {
                     return false;
                 }
-            }
-            for (int i = 0; i < segments.length; i++) {
-                if (segments[i].startsWith("{")) {
-                    variables.put(segments[i].substring(1, segments[i].length() - 1), path[i]);
+                int end = last ? path.length() : slash;
+                if (names[i] == null && (end - from != segments[i].length() || !path.startsWith(segments[i], from))) {
+                    return false;
                 }
+                from = end + 1;
             }
             return true;
         }
