@@ -6,7 +6,7 @@ import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.ValueDeserializer;
 import tools.jackson.databind.json.JsonMapper;
 
-import java.io.StringWriter;
+import java.io.Writer;
 
 /**
  * Reads any JSON value (a payload, trace data) as its compact text without building a tree: the text a
@@ -14,9 +14,13 @@ import java.io.StringWriter;
  * {@code null} reads as the text {@code null}; an absent field stays Java null.
  */
 public final class RawJson extends ValueDeserializer<String> {
+    /** Each thread writes into its own text, kept between values unless one made it large. */
+    private static final ThreadLocal<Text> TEXTS = ThreadLocal.withInitial(Text::new);
+    private static final int KEPT_CAPACITY = 64 * 1024;
+
     @Override
     public String deserialize(JsonParser p, DeserializationContext ctxt) {
-        StringWriter text = new StringWriter();
+        Text text = TEXTS.get().emptied();
         try (JsonGenerator generator = JsonMapper.shared().createGenerator(text)) {
             generator.copyCurrentStructure(p);
         }
@@ -31,5 +35,51 @@ public final class RawJson extends ValueDeserializer<String> {
     @Override
     public Object getAbsentValue(DeserializationContext ctxt) {
         return null;
+    }
+
+    /**
+     * A writer into a reused builder: a {@code StringWriter} starts at 16 characters and copies its buffer at
+     * each doubling, four times over for a payload of a few hundred bytes.
+     */
+    private static final class Text extends Writer {
+        private StringBuilder chars = new StringBuilder(1024);
+
+        @Override
+        public void write(char[] buffer, int offset, int length) {
+            chars.append(buffer, offset, length);
+        }
+
+        @Override
+        public void write(String text, int offset, int length) {
+            chars.append(text, offset, offset + length);
+        }
+
+        @Override
+        public void write(int c) {
+            chars.append((char) c);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+
+        /** This text emptied of what an earlier value left, a value that failed halfway included. */
+        Text emptied() {
+            if (chars.capacity() > KEPT_CAPACITY) {
+                chars = new StringBuilder(1024);
+            } else {
+                chars.setLength(0);
+            }
+            return this;
+        }
+
+        @Override
+        public String toString() {
+            return chars.toString();
+        }
     }
 }
