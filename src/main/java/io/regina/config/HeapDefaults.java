@@ -12,7 +12,11 @@ import javax.management.openmbean.CompositeData;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +31,8 @@ import java.util.function.Consumer;
  *   <li>{@code MinHeapFreeRatio=10}: a cycle that finds the heap short grows it to 10% free, not 40%;</li>
  *   <li>{@code G1PeriodicGCInterval} and {@code MaxHeapFreeRatio}, set as {@link PeriodicCollections} says:
  *       while the broker is busy a cycle after 10 s without a collection keeps 70% free; while it is idle a
- *       cycle every 5 s keeps 30%; in both, none once there is nothing left to return.</li>
+ *       cycle every 5 s keeps 64 MB free above what is used, and at least 30%; in both, none once there is
+ *       nothing left to return.</li>
  * </ul>
  * The maximum heap stays the JVM's (a quarter of the machine's memory): messages live on the heap, and
  * the memory watermark refuses pushes before it fills.
@@ -84,6 +89,19 @@ public final class HeapDefaults {
         return false;
     }
 
+    /** The heap a collection left used: the sum over the heap's pools (G1's eden, survivor and old spaces). */
+    private static long usedAfter(GarbageCollectionNotificationInfo info, List<String> heapPools) {
+        Map<String, MemoryUsage> after = info.getGcInfo().getMemoryUsageAfterGc();
+        long used = 0;
+        for (String pool : heapPools) {
+            MemoryUsage usage = after.get(pool);
+            if (usage != null) {
+                used += usage.getUsed();
+            }
+        }
+        return used;
+    }
+
     /**
      * Hands {@code policy} every collection (from the JVM's notification thread) and a look at the heap every
      * {@code lookMs} (from a daemon thread of its own), and sets the flags it asks for.
@@ -91,15 +109,18 @@ public final class HeapDefaults {
     private static void managePeriodicCollections(PeriodicCollections policy, long lookMs,
             Consumer<PeriodicCollections.Flags> set) {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        List<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(pool -> pool.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).toList();
         NotificationListener listener = (notification, handback) -> {
             GarbageCollectionNotificationInfo info =
                     GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
             PeriodicCollections.Flags flags = null;
+            long usedAfter = usedAfter(info, heapPools);
             synchronized (policy) {
                 if (PERIODIC_CAUSE.equals(info.getGcCause())) {
-                    flags = policy.periodicCollected(memory.getHeapMemoryUsage().getCommitted());
+                    flags = policy.periodicCollected(memory.getHeapMemoryUsage().getCommitted(), usedAfter);
                 } else {
-                    policy.collected();
+                    policy.collected(usedAfter);
                 }
             }
             if (flags != null) {

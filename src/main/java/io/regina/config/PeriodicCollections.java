@@ -12,7 +12,9 @@ package io.regina.config;
  * collection but periodic ones ran since the last look and the heap filled by less than
  * {@link #IDLE_FILL_BYTES}. Busy, a cycle after {@link #BUSY_INTERVAL_MS} without a collection keeps
  * {@link #BUSY_MAX_FREE}% free (the JVM's own default: a light load keeps an eden that collects every few
- * seconds); idle, a cycle every {@link #IDLE_INTERVAL_MS} keeps {@link #IDLE_MAX_FREE}%. In either, once
+ * seconds); idle, a cycle every {@link #IDLE_INTERVAL_MS} keeps {@link #IDLE_ROOM_BYTES} free above what the last
+ * collection left, at least {@link #IDLE_MAX_FREE}% and at most {@link #IDLE_MAX_FREE_CEILING}% (see
+ * {@link #idleMaxFree}). In either, once
  * {@link #FRUITLESS_LIMIT} periodic collections in a row left the committed heap where it was, they stop
  * until the heap has grown or the broker changed between busy and idle. (G1 reads a changed interval at its
  * next check, which the interval before scheduled: an idle spell's first cycle comes within the busy
@@ -25,6 +27,22 @@ final class PeriodicCollections {
     static final long IDLE_INTERVAL_MS = 5_000;
     static final int BUSY_MAX_FREE = 70;
     static final int IDLE_MAX_FREE = 30;
+
+    /**
+     * The free heap an idle broker keeps above what its last collection left, within {@link #IDLE_MAX_FREE}% and
+     * {@link #IDLE_MAX_FREE_CEILING}%: room for an eden that the next load fills about once a second (1,000
+     * jobs/s allocate ~40 MB a second). At 30% alone an idle broker's heap came down to 64-68 MB; the next 500 or
+     * 1,000 jobs/s then collected 3-4 times a second, and G1, which grows a heap whose young pauses take over 1% of
+     * the time (its threshold below half the maximum heap), grew it 2.5-fold to 224 MB in one step: 370-380 MB of
+     * RSS after those lanes. At 60% it kept 112 MB and did not grow in them (docs/benchmarks.md, session 27).
+     */
+    static final long IDLE_ROOM_BYTES = 64L << 20;
+    /**
+     * The idle ratio's ceiling. G1's remark counts whole regions and the young regions filled since the last
+     * collection as used, more than that collection left: 60% over the 33 MB a collection left kept 112 MB, and
+     * the ratio that would keep exactly 64 MB above 33 (66%) kept 148 MB, no less than a busy heap.
+     */
+    static final int IDLE_MAX_FREE_CEILING = 60;
 
     /** Filling less than this between two looks (0.8 MB/s) is idle: a broker at 200 jobs/s fills ~8 MB/s. */
     static final long IDLE_FILL_BYTES = 4L << 20;
@@ -49,10 +67,13 @@ final class PeriodicCollections {
     private int fruitless;
     private int collectionsSinceLook;
     private long usedAtLook = -1;
+    private long usedAfterCollection = -1;
+    private Flags last;
 
     PeriodicCollections(long busyIntervalMs, long idleIntervalMs) {
         this.busyIntervalMs = busyIntervalMs;
         this.idleIntervalMs = idleIntervalMs;
+        this.last = flags();
     }
 
     /** What a broker starts with: busy. */
@@ -60,24 +81,40 @@ final class PeriodicCollections {
         return flags();
     }
 
-    /** A collection that G1's periodic collection did not start: the broker allocates. */
-    void collected() {
+    /** A collection that G1's periodic collection did not start, and the heap it left used: the broker allocates. */
+    void collected(long usedAfterBytes) {
         collectionsSinceLook++;
+        usedAfterCollection = usedAfterBytes;
     }
 
-    /** After a collection G1's periodic collection started, with the committed heap now: the flags to set, or null. */
-    Flags periodicCollected(long committedBytes) {
+    /**
+     * After a collection G1's periodic collection started, with the committed heap now and what the collection left
+     * used: the flags to set, or null. An idle broker's ratio follows what is used, so that the next cycle's remark
+     * keeps the same room above it rather than shrinking the heap by another 30% of what is free.
+     */
+    Flags periodicCollected(long committedBytes, long usedAfterBytes) {
+        usedAfterCollection = usedAfterBytes;
         if (done) {
             return null;
         }
         if (reference < 0 || Math.abs(committedBytes - reference) > SLACK_BYTES) {
             countAfresh(committedBytes);
         }
-        if (++fruitless < FRUITLESS_LIMIT) {
-            return null;
+        if (++fruitless >= FRUITLESS_LIMIT) {
+            done = true;
         }
-        done = true;
-        return flags();
+        Flags before = last;
+        Flags now = flags();
+        return now.equals(before) ? null : now;
+    }
+
+    /**
+     * The idle ratio: {@link #IDLE_ROOM_BYTES} free above {@code usedBytes} (G1's remark shrinks the heap to
+     * used / (1 - ratio)), at least {@link #IDLE_MAX_FREE}% of it, at most {@link #IDLE_MAX_FREE_CEILING}%.
+     */
+    static int idleMaxFree(long usedBytes) {
+        long percent = (100 * IDLE_ROOM_BYTES + usedBytes + IDLE_ROOM_BYTES - 1) / (usedBytes + IDLE_ROOM_BYTES);
+        return (int) Math.max(IDLE_MAX_FREE, Math.min(IDLE_MAX_FREE_CEILING, percent));
     }
 
     /** Every {@link #LOOK_MS}, with the heap's used and committed bytes now: the flags to set, or null. */
@@ -107,6 +144,9 @@ final class PeriodicCollections {
 
     private Flags flags() {
         long interval = done ? 0 : idle ? idleIntervalMs : busyIntervalMs;
-        return new Flags(interval, idle ? IDLE_MAX_FREE : BUSY_MAX_FREE);
+        // before its first collection a broker's use is what the last look saw
+        long used = usedAfterCollection >= 0 ? usedAfterCollection : usedAtLook;
+        last = new Flags(interval, idle ? idleMaxFree(used) : BUSY_MAX_FREE);
+        return last;
     }
 }

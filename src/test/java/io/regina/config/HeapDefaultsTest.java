@@ -35,10 +35,10 @@ class HeapDefaultsTest {
     @Test
     void periodicCollectionsRunWhileIdleUntilNothingIsLeftToReturnAndNeverUnderLoad() throws Exception {
         assertThat(run(IdleProbe.class, List.of("-Xmx1g"), "managed").lines()).containsExactly(
-                "idle: heap given back true, then off, max free 30",
+                "idle: heap given back true, then off, max free 60",
                 "periodic collections while done: 0",
                 "under load: periodic collections 0, young collections more than 10 true, max free 70",
-                "idle after the heap grew: heap given back true, then off, max free 30");
+                "idle after the heap grew: heap given back true, then off, max free 60");
     }
 
     @Test

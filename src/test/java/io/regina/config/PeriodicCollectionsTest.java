@@ -10,8 +10,6 @@ class PeriodicCollectionsTest {
     private static final long MB = 1L << 20;
     private static final Flags BUSY = new Flags(10_000, 70);
     private static final Flags BUSY_DONE = new Flags(0, 70);
-    private static final Flags IDLE = new Flags(5_000, 30);
-    private static final Flags IDLE_DONE = new Flags(0, 30);
 
     private final PeriodicCollections policy = new PeriodicCollections(10_000, 5_000);
 
@@ -22,19 +20,46 @@ class PeriodicCollectionsTest {
 
     @Test
     void anIdleBrokerCollectsUntilTheHeapStopsShrinkingThenNoMore() {
+        Flags sixtyPercent = new Flags(5_000, 60);
         assertThat(policy.look(30 * MB, 400 * MB)).as("the first look has nothing to compare").isNull();
-        assertThat(policy.look(31 * MB, 400 * MB)).as("idle").isEqualTo(IDLE);
-        assertThat(policy.periodicCollected(400 * MB)).as("its remark shrinks later").isNull();
+        assertThat(policy.look(31 * MB, 400 * MB)).as("idle, nothing collected yet: what the look saw")
+                .isEqualTo(sixtyPercent);
+        assertThat(policy.periodicCollected(400 * MB, 36 * MB)).as("its remark shrinks later; same ratio").isNull();
         assertThat(policy.look(20 * MB, 120 * MB)).as("still idle").isNull();
-        assertThat(policy.periodicCollected(120 * MB)).as("the heap moved: counting again").isNull();
-        assertThat(policy.periodicCollected(118 * MB)).as("within the slack: not a move").isNull();
-        assertThat(policy.periodicCollected(60 * MB)).as("a later cycle shrank it again").isNull();
-        assertThat(policy.periodicCollected(60 * MB)).isNull();
-        assertThat(policy.periodicCollected(60 * MB)).isNull();
-        assertThat(policy.periodicCollected(60 * MB)).as("four in a row gave nothing back").isEqualTo(IDLE_DONE);
+        assertThat(policy.periodicCollected(120 * MB, 36 * MB)).as("the heap moved: counting again").isNull();
+        assertThat(policy.periodicCollected(118 * MB, 36 * MB)).as("within the slack: not a move").isNull();
+        assertThat(policy.periodicCollected(100 * MB, 36 * MB)).as("a later cycle shrank it again").isNull();
+        assertThat(policy.periodicCollected(100 * MB, 36 * MB)).isNull();
+        assertThat(policy.periodicCollected(100 * MB, 36 * MB)).isNull();
+        assertThat(policy.periodicCollected(100 * MB, 36 * MB)).as("four in a row gave nothing back")
+                .isEqualTo(new Flags(0, 60));
         for (int i = 0; i < 10; i++) {
-            assertThat(policy.look(21 * MB, 60 * MB)).as("idle, nothing left to give back").isNull();
+            assertThat(policy.look(21 * MB, 100 * MB)).as("idle, nothing left to give back").isNull();
         }
+    }
+
+    @Test
+    void anIdleBrokerKeepsRoomForTheNextLoadAboveWhatItUses() {
+        policy.collected(90 * MB);
+        policy.look(120 * MB, 224 * MB);
+        assertThat(policy.look(121 * MB, 224 * MB)).as("idle after a lane that left 90 MB used: 64 MB above it")
+                .isEqualTo(new Flags(5_000, 42));
+        assertThat(policy.periodicCollected(224 * MB, 70 * MB))
+                .as("the cycle found 70 MB used: the next remark keeps 64 MB above that, not 42% of it")
+                .isEqualTo(new Flags(5_000, 48));
+        assertThat(policy.periodicCollected(134 * MB, 70 * MB)).as("same use, same ratio").isNull();
+    }
+
+    @Test
+    void theIdleRatioIsBetweenThirtyAndSixtyPercent() {
+        assertThat(PeriodicCollections.idleMaxFree(0)).isEqualTo(60);
+        assertThat(PeriodicCollections.idleMaxFree(33 * MB)).as("64 / 97 is over the ceiling").isEqualTo(60);
+        assertThat(PeriodicCollections.idleMaxFree(45 * MB)).as("64 / 109, rounded up").isEqualTo(59);
+        assertThat(PeriodicCollections.idleMaxFree(1L << 30)).as("a gigabyte of backlog: 30%, not 64 MB")
+                .isEqualTo(30);
+        long used = 100 * MB;
+        long heapAfterRemark = (long) (used / (1 - PeriodicCollections.idleMaxFree(used) / 100.0));
+        assertThat(heapAfterRemark - used).as("room G1's remark leaves").isBetween(64 * MB, 68 * MB);
     }
 
     @Test
@@ -46,42 +71,44 @@ class PeriodicCollectionsTest {
             // 200 jobs/s: ~8 MB a second fills the heap, a young collection every 10-15 s
             used += 40 * MB;
             if (used > 150 * MB) {
-                policy.collected();
+                policy.collected(35 * MB);
                 used = 35 * MB;
             }
             answers += policy.look(used, 224 * MB) == null ? 0 : 1;
         }
         assertThat(answers).as("busy throughout: nothing changes").isZero();
-        assertThat(policy.periodicCollected(224 * MB)).as("G1 saw 10 s without a collection").isNull();
-        assertThat(policy.periodicCollected(127 * MB)).as("its remark kept 70% free").isNull();
-        assertThat(policy.periodicCollected(127 * MB)).isNull();
-        assertThat(policy.periodicCollected(127 * MB)).isNull();
-        assertThat(policy.periodicCollected(127 * MB)).isEqualTo(BUSY_DONE);
-        policy.collected();
+        assertThat(policy.periodicCollected(224 * MB, 38 * MB)).as("G1 saw 10 s without a collection").isNull();
+        assertThat(policy.periodicCollected(127 * MB, 38 * MB)).as("its remark kept 70% free").isNull();
+        assertThat(policy.periodicCollected(127 * MB, 38 * MB)).isNull();
+        assertThat(policy.periodicCollected(127 * MB, 38 * MB)).isNull();
+        assertThat(policy.periodicCollected(127 * MB, 38 * MB)).isEqualTo(BUSY_DONE);
+        policy.collected(40 * MB);
         assertThat(policy.look(100 * MB, 127 * MB)).isNull();
     }
 
     @Test
     void goingIdleAndBusyAgainSwitchesTheRatioAndStartsCountingAfresh() {
         policy.look(30 * MB, 400 * MB);
-        assertThat(policy.look(30 * MB, 400 * MB)).isEqualTo(IDLE);
-        policy.collected();
+        assertThat(policy.look(30 * MB, 400 * MB)).isEqualTo(new Flags(5_000, 60));
+        policy.collected(40 * MB);
         assertThat(policy.look(90 * MB, 400 * MB)).as("a collection since the last look: busy").isEqualTo(BUSY);
         for (int i = 0; i < PeriodicCollections.FRUITLESS_LIMIT - 1; i++) {
-            assertThat(policy.periodicCollected(400 * MB)).isNull();
+            assertThat(policy.periodicCollected(400 * MB, 40 * MB)).isNull();
         }
-        assertThat(policy.periodicCollected(400 * MB)).isEqualTo(BUSY_DONE);
-        assertThat(policy.look(91 * MB, 400 * MB)).as("idle now: a fresh count").isEqualTo(IDLE);
+        assertThat(policy.periodicCollected(400 * MB, 40 * MB)).isEqualTo(BUSY_DONE);
+        assertThat(policy.look(91 * MB, 400 * MB)).as("idle now: a fresh count").isEqualTo(new Flags(5_000, 60));
     }
 
     @Test
     void aHeapThatGrewAfterItsReturnsWereDoneIsReturnedAgain() {
         policy.look(30 * MB, 60 * MB);
-        assertThat(policy.look(30 * MB, 60 * MB)).isEqualTo(IDLE);
-        for (int i = 0; i < PeriodicCollections.FRUITLESS_LIMIT; i++) {
-            policy.periodicCollected(60 * MB);
+        assertThat(policy.look(30 * MB, 60 * MB)).isEqualTo(new Flags(5_000, 60));
+        for (int i = 0; i < PeriodicCollections.FRUITLESS_LIMIT - 1; i++) {
+            assertThat(policy.periodicCollected(60 * MB, 20 * MB)).isNull();
         }
+        assertThat(policy.periodicCollected(60 * MB, 20 * MB)).isEqualTo(new Flags(0, 60));
         assertThat(policy.look(30 * MB, 64 * MB)).as("idle, within the slack").isNull();
-        assertThat(policy.look(30 * MB, 300 * MB)).as("idle, grown (a humongous allocation)").isEqualTo(IDLE);
+        assertThat(policy.look(30 * MB, 300 * MB)).as("idle, grown (a humongous allocation)")
+                .isEqualTo(new Flags(5_000, 60));
     }
 }
