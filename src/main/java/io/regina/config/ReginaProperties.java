@@ -1,5 +1,7 @@
 package io.regina.config;
 
+import io.regina.raft.RaftNodeSettings;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -76,8 +78,8 @@ public class ReginaProperties {
     /** {@code regina.raft.*}. */
     public static class Raft {
 
-        /** Take a snapshot every this many applied log entries. */
-        private long snapshotThreshold = 10_000;
+        /** Take a snapshot every this many applied log entries (once the log since the last holds an image's worth). */
+        private long snapshotThreshold = RaftNodeSettings.DEFAULT_SNAPSHOT_THRESHOLD;
 
         /** Log entries the group committer keeps in flight before it queues commands for the next one. */
         private int maxInflightEntries = 2;
@@ -110,7 +112,7 @@ public class ReginaProperties {
         /** How long startup waits for a Raft leader. */
         private long startTimeoutMs = 60_000;
 
-        /** Roll a log segment past this many bytes; 0 for the default (1 MB). */
+        /** Roll a log segment past this many bytes; 0 for the default (256 KB). */
         private long segmentSizeBytes;
 
         /** Purge the log up to each snapshot even if a member still needs it (it installs the snapshot). */

@@ -52,10 +52,13 @@ final class RatisProperties {
         RaftServerConfigKeys.Log.setAsyncFlushEnabled(p, false);
         RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
         RaftServerConfigKeys.Log.StateMachineData.setSync(p, true);
-        // Ratis keeps every entry of the open segment on the heap until the segment is closed, so at 32 MB an
-        // entry lived tens of seconds and every young collection copied it again: 1 MB segments cut the young
-        // collections of the paced lane by a quarter and the RSS after it by 70-165 MB (docs/benchmarks.md, session
-        // 11). An entry larger than a segment still goes into the open one (Ratis writes it there whole).
+        // Ratis keeps every entry of the open segment (and of the closed ones cached below) on the heap, and a
+        // record of every entry (~300 B: index, term, offset) until its segment is purged after a snapshot. At 32
+        // MB an entry lived tens of seconds and every young collection copied it again (session 11: 1 MB). At 1
+        // MB, 1,000 jobs/s still left ~1 KB an entry living 2-5 s, most of the 4-5 MB each young collection
+        // copied; 256 KB segments with a snapshot every 2,000 entries let it die before the next collection (mean
+        // young pause 9.3-9.7 ms -> 5.4-6.4, docs/benchmarks.md session 28). An entry larger than a segment still
+        // goes into the open one (Ratis writes it there whole).
         long segmentBytes = settings.log().segmentBytes();
         RaftServerConfigKeys.Log.setSegmentSizeMax(p,
                 SizeInBytes.valueOf(segmentBytes > 0 ? segmentBytes : DEFAULT_SEGMENT_BYTES));
@@ -109,7 +112,7 @@ final class RatisProperties {
     static final String APPENDER_RETRY_POLICY = "1ms,10, 10ms,100, 100ms,1000000000";
 
     /** A log segment's size unless {@code regina.raft.segment-size-bytes} says otherwise. */
-    static final long DEFAULT_SEGMENT_BYTES = 1L << 20;
+    static final long DEFAULT_SEGMENT_BYTES = 256L << 10;
 
     /** How long a forwarded entry is retried at most (to a new leader, after a timeout), from its first send. */
     static final long FORWARD_RETRY_MS = 15_000;

@@ -41,7 +41,7 @@ class RaftConfigurationTest {
         assertThat(settings.nodeId()).isEqualTo("n1");
         assertThat(settings.raftPort()).isEqualTo(6642);
         assertThat(settings.singleNode()).isTrue();
-        assertThat(settings.snapshotThreshold()).isEqualTo(10_000);
+        assertThat(settings.snapshotThreshold()).isEqualTo(2_000);
         assertThat(settings.limits().maxInflightEntries()).isEqualTo(2);
         assertThat(settings.tickIntervalMs()).isEqualTo(1000);
         assertThat(settings.dataDir()).isEqualTo(Path.of("./data").toAbsolutePath().normalize());
