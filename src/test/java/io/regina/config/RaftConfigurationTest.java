@@ -12,9 +12,11 @@ import io.regina.raft.RaftCommandBus;
 import io.regina.raft.RaftNode;
 import io.regina.raft.RaftNodeSettings;
 
+import java.io.InputStream;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -32,6 +34,31 @@ class RaftConfigurationTest {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
+    }
+
+    /**
+     * The packaged application.properties lists the Raft keys for operators to see; a value there that differs from
+     * the code's default silently wins over it (session 28 measured a jar whose 2,000-entry default the file still
+     * set to 10,000).
+     */
+    @Test
+    void packagedPropertiesRepeatTheCodeDefaultsOfTheRaftKeys() throws Exception {
+        Properties packaged = new Properties();
+        try (InputStream in = RaftConfigurationTest.class.getResourceAsStream("/application.properties")) {
+            packaged.load(in);
+        }
+        ReginaProperties.Raft defaults = new ReginaProperties().getRaft();
+
+        assertThat(packaged.getProperty("regina.raft.snapshot-threshold"))
+                .isEqualTo(String.valueOf(defaults.getSnapshotThreshold()));
+        assertThat(packaged.getProperty("regina.raft.max-inflight-entries"))
+                .isEqualTo(String.valueOf(defaults.getMaxInflightEntries()));
+        assertThat(packaged.getProperty("regina.raft.overlap-below-commands"))
+                .isEqualTo(String.valueOf(defaults.getOverlapBelowCommands()));
+        assertThat(Double.parseDouble(packaged.getProperty("regina.raft.overlap-below-occupancy")))
+                .isEqualTo(defaults.getOverlapBelowOccupancy());
+        assertThat(packaged.getProperty("regina.raft.tick-interval-ms"))
+                .isEqualTo(String.valueOf(defaults.getTickIntervalMs()));
     }
 
     @Test
