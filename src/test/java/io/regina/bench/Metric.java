@@ -16,6 +16,7 @@ enum Metric {
     SHED("shed by the pacer", "jobs", false),
     CPU_PER_1000("broker CPU per 1,000 jobs", "s", false),
     CPU_PER_1000_MESSAGES("broker CPU per 1,000 messages", "s", false),
+    COMPILER_SHARE("broker CPU in JIT compilers", "%", false),
     RSS("broker RSS after the run", "MiB", false),
     REQUESTS_PER_JOB("client requests per job", "req", false),
     ENTRIES_PER_JOB("Raft log entries per job", "entries", false),

@@ -179,6 +179,7 @@ final class PacedLane {
             results.record(NAME, condition, s.name(), run, Metric.RSS, window.rssMiB());
             results.record(NAME, condition, s.name(), run, Metric.REQUESTS_PER_JOB, window.requestsPer(dispatched));
             window.recordWrites(results, NAME, condition, s.name(), run, dispatched);
+            window.recordCompilerShare(results, NAME, condition, s.name(), run);
         } finally {
             pool.shutdownNow();
             s.delete(q);

@@ -47,6 +47,7 @@ final class PoolLane {
             results.record(NAME, condition, s.name(), run, Metric.RSS, d.window.rssMiB());
             results.record(NAME, condition, s.name(), run, Metric.REQUESTS_PER_JOB, d.window.requestsPer(jobs));
             d.window.recordWrites(results, NAME, condition, s.name(), run, jobs);
+            d.window.recordCompilerShare(results, NAME, condition, s.name(), run);
         } catch (Exception e) {
             results.fail(NAME, condition, s.name(), run, Benchmark.describe(e));
         }
@@ -87,39 +88,56 @@ final class PoolLane {
         }
     }
 
-    /** The share of a warm-up round's broker CPU in JIT compiler threads under which the broker counts as warm. */
+    /** The share of the broker's CPU in JIT compiler threads, over the last {@link #WARM_WINDOW_SECONDS}, under which it counts as warm. */
     static final double WARM_COMPILER_SHARE = 0.05;
+    static final int WARM_WINDOW_SECONDS = 3;
 
     /**
-     * Runs drains of empty jobs, unrecorded, for at least {@code minSeconds} and then until a round spent
-     * less than {@value #WARM_COMPILER_SHARE} of the broker's CPU in JIT compiler threads (at most
-     * {@code maxSeconds}): a broker still compiling is not the steady state a user runs, and its compiler
-     * would be counted in the first lane's CPU per job. Brokers without a JIT stop at the minimum.
+     * Runs drains by 16 workers, unrecorded, in turn with each job length the lanes use (a lane of 10 ms jobs
+     * sends fewer and smaller entries than one of empty jobs, through branches the JIT compiles only when they
+     * run), for at least {@code minSeconds} and then until the rounds of the last {@value #WARM_WINDOW_SECONDS}
+     * s spent less than {@value #WARM_COMPILER_SHARE} of the broker's CPU in JIT compiler threads (at most
+     * {@code maxSeconds}): a broker still compiling is not the steady state a user runs, and its compiler would
+     * be counted in the first lane's CPU per job. Brokers without a JIT stop at the minimum.
      */
     void warmUp(QueueSystem s, int minSeconds, int maxSeconds) {
         long start = System.nanoTime();
         ProcessStats stats = new ProcessStats(s.pid(), settings.clockTicks());
+        CompilerShare window = new CompilerShare(TimeUnit.SECONDS.toNanos(WARM_WINDOW_SECONDS));
+        List<Integer> jobMillis = settings.poolJobMillis();
         int round = 0;
-        double compilerShare;
         do {
+            int jobMs = jobMillis.get(round % jobMillis.size());
             round++;
             try {
                 double cpu = stats.cpuSeconds();
                 double compiler = stats.compilerCpuSeconds();
-                Drain d = drain(s, "warmup", round, 16, 0, settings.quick() ? 2_000 : 5_000);
+                if (round == 1) {
+                    window.sample(System.nanoTime(), cpu, compiler);
+                }
+                Drain d = drain(s, "warmup", round, 16, jobMs, warmUpJobs(jobMs));
                 double cpuRound = stats.cpuSeconds() - cpu;
-                compilerShare = cpuRound <= 0 ? 0 : (stats.compilerCpuSeconds() - compiler) / cpuRound;
-                Benchmark.LOG.printf("warm-up %s round %d: %s jobs/s, %.0f%% of the broker's CPU compiling%s%n",
-                        s.name(), round, Results.fmt(d.jobsPerSecond), compilerShare * 100,
-                        d.problem == null ? "" : " — " + d.problem);
+                double compilerRound = stats.compilerCpuSeconds() - compiler;
+                window.sample(System.nanoTime(), cpu + cpuRound, compiler + compilerRound);
+                Benchmark.LOG.printf("warm-up %s round %d (%s): %s jobs/s, %.0f%% of the broker's CPU compiling, "
+                                + "%s over the last %d s%s%n", s.name(), round, jobMs > 0 ? jobMs + " ms jobs" : "empty jobs",
+                        Results.fmt(d.jobsPerSecond), cpuRound <= 0 ? 0 : 100 * compilerRound / cpuRound,
+                        Double.isNaN(window.overWindow()) ? "—" : String.format("%.0f%%", 100 * window.overWindow()),
+                        WARM_WINDOW_SECONDS, d.problem == null ? "" : " — " + d.problem);
             } catch (Exception e) {
                 Benchmark.LOG.printf("warm-up %s failed: %s%n", s.name(), Benchmark.describe(e));
                 return;
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            if (seconds >= maxSeconds || (seconds >= minSeconds && compilerShare < WARM_COMPILER_SHARE)) {
+            if (seconds >= maxSeconds || (seconds >= minSeconds && window.overWindow() < WARM_COMPILER_SHARE)) {
                 return;
             }
         } while (true);
+    }
+
+    /** A warm-up round's jobs: about half a second's worth for 16 workers when jobs take time. */
+    private int warmUpJobs(int jobMs) {
+        int jobs = settings.quick() ? 2_000 : 5_000;
+        return jobMs > 0 ? Math.min(jobs, 16 * 500 / jobMs) : jobs;
     }
 }

@@ -8,16 +8,19 @@ final class Window {
     private final QueueSystem system;
     private final ProcessStats stats;
     private final double cpuAtOpen;
+    private final double compilerAtOpen;
     private final long requestsAtOpen;
     private final long[] writesAtOpen;
     private long[] writes;
     private double cpuSeconds = Double.NaN;
+    private double compilerSeconds = Double.NaN;
     private double rssMiB = Double.NaN;
 
     Window(QueueSystem system, int clockTicks) throws IOException {
         this.system = system;
         this.stats = new ProcessStats(system.pid(), clockTicks);
         this.cpuAtOpen = stats.cpuSeconds();
+        this.compilerAtOpen = stats.compilerCpuSeconds();
         this.requestsAtOpen = system.requests();
         this.writesAtOpen = durableWrites(system);
     }
@@ -35,6 +38,7 @@ final class Window {
     /** Reads the broker's CPU and RSS at the end of the measured work. */
     void close() throws IOException {
         cpuSeconds = stats.cpuSeconds() - cpuAtOpen;
+        compilerSeconds = stats.compilerCpuSeconds() - compilerAtOpen;
         rssMiB = stats.rssMiB();
         long[] now = writesAtOpen == null ? null : durableWrites(system);
         writes = now == null ? null : new long[] {now[0] - writesAtOpen[0], now[1] - writesAtOpen[1]};
@@ -45,6 +49,16 @@ final class Window {
         if (writes != null) {
             results.record(lane, condition, system, run, Metric.ENTRIES_PER_JOB, writes[0] / (double) units);
             results.record(lane, condition, system, run, Metric.FSYNCS_PER_JOB, writes[1] / (double) units);
+        }
+    }
+
+    /**
+     * Records the share of the window's broker CPU that its JIT compiler threads took, for a broker that has
+     * them (a JVM): a lane measured while the broker still compiles counts the compiler in its CPU per job.
+     */
+    void recordCompilerShare(Results results, String lane, String condition, String system, int run) {
+        if (compilerAtOpen > 0 && cpuSeconds > 0) {
+            results.record(lane, condition, system, run, Metric.COMPILER_SHARE, 100 * compilerSeconds / cpuSeconds);
         }
     }
 
