@@ -148,7 +148,8 @@ public final class Benchmark {
                 .append(" s, 16 workers × 10 ms, one job per push from up to 32 pushers; latency from each job's "
                         + "scheduled dispatch time to its ack returned (HdrHistogram), push p50 / p95 / p99 from "
                         + "scheduled time to durable answer; the pacer sheds a job when all 32 pushers are busy; each "
-                        + "system first runs one unrecorded paced run at the highest rate (10 s quick, 30 s full) |\n");
+                        + "system first runs unrecorded paced runs at each rate (5 s quick, 10 s full), a broker with "
+                        + "a JIT again until one pass spent under 5% of its CPU compiling (at most 4 passes) |\n");
         sb.append("| broker CPU, RSS | utime + stime of the broker process from /proc/PID/stat over the measured "
                 + "window; VmRSS from /proc/PID/status at its end |\n");
         sb.append("| requests per job | client requests sent per job: HTTP requests (Regina), Redis commands "

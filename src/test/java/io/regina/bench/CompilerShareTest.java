@@ -9,38 +9,28 @@ class CompilerShareTest {
 
     private static final long SECOND = 1_000_000_000L;
 
+    /** A three-second window sampled once a second, the broker having used one CPU second each second. */
+    private static CompilerShare sampledEverySecond(double... cumulativeCompilerSeconds) {
+        CompilerShare share = new CompilerShare(3 * SECOND);
+        for (int i = 0; i < cumulativeCompilerSeconds.length; i++) {
+            share.sample(i * SECOND, i, cumulativeCompilerSeconds[i]);
+        }
+        return share;
+    }
+
     @Test
     void noShareUntilTheRoundsSpanAWholeWindow() {
-        CompilerShare share = new CompilerShare(3 * SECOND);
-        share.sample(0, 0, 0);
-        share.sample(SECOND, 1.0, 0.0);
-        share.sample(2 * SECOND, 2.0, 0.0);
-
-        assertThat(share.overWindow()).isNaN();
+        assertThat(sampledEverySecond(0, 0, 0).overWindow()).isNaN();
     }
 
     @Test
     void aQuietLastRoundDoesNotHideTheCompilingBeforeIt() {
-        CompilerShare share = new CompilerShare(3 * SECOND);
-        share.sample(0, 0, 0);
-        share.sample(SECOND, 1.0, 0.5);
-        share.sample(2 * SECOND, 2.0, 1.0);
-        share.sample(3 * SECOND, 3.0, 1.0);
-
-        assertThat(share.overWindow()).isCloseTo(1.0 / 3, offset(1e-9));
+        assertThat(sampledEverySecond(0, 0.5, 1.0, 1.0).overWindow()).isCloseTo(1.0 / 3, offset(1e-9));
     }
 
     @Test
     void theWindowForgetsRoundsOlderThanItNeeds() {
-        CompilerShare share = new CompilerShare(3 * SECOND);
-        share.sample(0, 0, 0);
-        share.sample(SECOND, 1.0, 0.9);
-        share.sample(2 * SECOND, 2.0, 0.9);
-        share.sample(3 * SECOND, 3.0, 0.9);
-        share.sample(4 * SECOND, 4.0, 0.9);
-        share.sample(5 * SECOND, 5.0, 0.95);
-
-        // the window is the last three seconds with their samples at 2 s and 5 s: 0.05 of 3 CPU seconds
-        assertThat(share.overWindow()).isCloseTo(0.05 / 3, offset(1e-9));
+        // the window is the last three seconds, between the samples at 2 s and 5 s: 0.05 of 3 CPU seconds
+        assertThat(sampledEverySecond(0, 0.9, 0.9, 0.9, 0.9, 0.95).overWindow()).isCloseTo(0.05 / 3, offset(1e-9));
     }
 }

@@ -53,21 +53,41 @@ final class PacedLane {
         }
     }
 
+    /** The most unrecorded passes over the lanes' rates a broker that still compiles gets before it is measured. */
+    static final int MAX_WARM_UP_PASSES = 4;
+
     /**
-     * One unrecorded paced run per system at the highest rate before any is measured: the pool lane's
-     * warm-up runs pops and acks, not one-job pushes or long-polls woken by them, and a JVM that has not
-     * run a path yet spends the measured window compiling it (a profile of the first paced run showed
-     * more than half of Regina's CPU in the JIT's compiler threads).
+     * Unrecorded paced runs, one at each of the lanes' rates, before any is measured: the pool lane's warm-up
+     * runs pops and acks, not one-job pushes or long-polls woken by them, and a low rate wakes idle long-polls
+     * where a high one finds the workers busy, so a JVM that has not run a rate's paths spends its measured
+     * window compiling them (the first recorded rate spent 9-11% of Regina's CPU in the JIT after one run at the
+     * highest). A broker with a JIT repeats the pass until one spent under
+     * {@value PoolLane#WARM_COMPILER_SHARE} of its CPU compiling, at most {@value #MAX_WARM_UP_PASSES} passes.
      */
     private void warmUp(List<QueueSystem> systems) {
-        int rate = settings.rates().stream().max(Integer::compare).orElse(500);
-        int seconds = settings.quick() ? 10 : 30;
+        int seconds = settings.quick() ? 5 : 10;
         for (QueueSystem s : systems) {
-            Benchmark.LOG.printf("[paced warm-up] %s: %,d jobs/s for %d s, not recorded%n", s.name(), rate, seconds);
-            try {
-                measure(s, 0, rate, seconds, "warm-up", false);
-            } catch (Exception e) {
-                Benchmark.LOG.printf("paced warm-up %s failed: %s%n", s.name(), Benchmark.describe(e));
+            ProcessStats stats = new ProcessStats(s.pid(), settings.clockTicks());
+            for (int pass = 1; pass <= MAX_WARM_UP_PASSES; pass++) {
+                try {
+                    double cpu = stats.cpuSeconds();
+                    double compiler = stats.compilerCpuSeconds();
+                    for (int rate : settings.rates()) {
+                        Benchmark.LOG.printf("[paced warm-up] %s pass %d: %,d jobs/s for %d s, not recorded%n",
+                                s.name(), pass, rate, seconds);
+                        measure(s, 0, rate, seconds, "warm-up", false);
+                    }
+                    double cpuPass = stats.cpuSeconds() - cpu;
+                    double share = cpuPass <= 0 ? 0 : (stats.compilerCpuSeconds() - compiler) / cpuPass;
+                    Benchmark.LOG.printf("paced warm-up %s pass %d: %.0f%% of the broker's CPU compiling%n",
+                            s.name(), pass, 100 * share);
+                    if (share < PoolLane.WARM_COMPILER_SHARE) {
+                        break;
+                    }
+                } catch (Exception e) {
+                    Benchmark.LOG.printf("paced warm-up %s failed: %s%n", s.name(), Benchmark.describe(e));
+                    break;
+                }
             }
         }
     }
