@@ -22,13 +22,13 @@ final class CompilerShare {
     /** Records the broker's cumulative CPU and compiler CPU at the end of a round (or at the start). */
     void sample(long nanos, double cpuSeconds, double compilerSeconds) {
         samples.addLast(new Sample(nanos, cpuSeconds, compilerSeconds));
-        // keep the newest sample at least a window old, so the share covers a whole window
+        // drop the oldest sample while the next one is itself a whole window before this one
         while (samples.size() > 2) {
-            Sample second = samples.stream().skip(1).findFirst().orElseThrow();
-            if (nanos - second.nanos() < windowNanos) {
+            Sample oldest = samples.removeFirst();
+            if (nanos - samples.getFirst().nanos() < windowNanos) {
+                samples.addFirst(oldest);
                 break;
             }
-            samples.removeFirst();
         }
     }
 

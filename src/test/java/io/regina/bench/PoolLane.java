@@ -88,7 +88,7 @@ final class PoolLane {
         }
     }
 
-    /** The share of the broker's CPU in JIT compiler threads, over the last {@link #WARM_WINDOW_SECONDS}, under which it counts as warm. */
+    /** The share of the broker's CPU in JIT compiler threads over {@link #WARM_WINDOW_SECONDS} under which it is warm. */
     static final double WARM_COMPILER_SHARE = 0.05;
     static final int WARM_WINDOW_SECONDS = 3;
 
@@ -113,7 +113,7 @@ final class PoolLane {
                 double cpu = stats.cpuSeconds();
                 double compiler = stats.compilerCpuSeconds();
                 if (round == 1) {
-                    window.sample(System.nanoTime(), cpu, compiler);
+                    window.sample(start, cpu, compiler);
                 }
                 Drain d = drain(s, "warmup", round, 16, jobMs, warmUpJobs(jobMs));
                 double cpuRound = stats.cpuSeconds() - cpu;
