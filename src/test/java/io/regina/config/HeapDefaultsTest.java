@@ -72,6 +72,8 @@ class HeapDefaultsTest {
      */
     public static final class IdleProbe {
         private static final AtomicLong PERIODIC = new AtomicLong();
+        private static final AtomicLong NOTIFIED = new AtomicLong();
+        private static long collectionsBeforeListening;
         static volatile byte[][] held;
         static volatile byte[] sink;
 
@@ -89,12 +91,14 @@ class HeapDefaultsTest {
             long periodic = PERIODIC.get();
             Thread.sleep(2_000);
             System.out.println("periodic collections while done: " + (PERIODIC.get() - periodic));
-            // counted from the load's first young collection on: a periodic check that falls between the look that
-            // sees the load and that collection still finds the idle spell's last collection seconds old
+            // counted from the load's first collection on: a periodic check that falls between the look that sees
+            // the load and that collection still finds the idle spell's last collection seconds old, and that
+            // collection's notification reaches the listener after the count has moved, so wait for it too
             long young = collections();
             while (collections() == young) {
                 allocate();
             }
+            awaitNotifications(collections());
             periodic = PERIODIC.get();
             young = collections();
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
@@ -133,14 +137,26 @@ class HeapDefaultsTest {
         }
 
         private static void countPeriodicCollections() {
+            collectionsBeforeListening = collections();
             for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
                 ((NotificationEmitter) collector).addNotificationListener((n, h) -> {
-                    if (n.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)
-                            && GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData()).getGcCause()
+                    if (!n.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
+                        return;
+                    }
+                    if (GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData()).getGcCause()
                             .equals("G1 Periodic Collection")) {
                         PERIODIC.incrementAndGet();
                     }
+                    NOTIFIED.incrementAndGet();
                 }, null, null);
+            }
+        }
+
+        /** The JVM notifies a collection from its service thread, after the collection counts already show it. */
+        private static void awaitNotifications(long collections) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (collectionsBeforeListening + NOTIFIED.get() < collections && System.nanoTime() < deadline) {
+                Thread.sleep(1);
             }
         }
 
