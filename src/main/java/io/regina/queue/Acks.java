@@ -181,19 +181,19 @@ final class Acks {
             }
             for (long seq : claim.seqs) {
                 Message leased = partition.log.get(seq);
-                if (leased != null && leased.transactionId.equals(transactionId)) {
+                if (leased != null && leased.hasTransactionId(transactionId)) {
                     return leased;
                 }
             }
         }
-        Message newest = partition.byTransactionId.get(transactionId);
+        Message newest = partition.transactions.get(transactionId);
         if (newest == null || newest.visibleTo(cursor.group.name)) {
             return newest;
         }
         // The newest entry is another group's released or retried copy: this group's entry is behind it.
         for (long seq = newest.seq - 1; seq >= partition.log.headSeq(); seq--) {
             Message entry = partition.log.get(seq);
-            if (entry.transactionId.equals(transactionId) && entry.visibleTo(cursor.group.name)) {
+            if (entry.hasTransactionId(transactionId) && entry.visibleTo(cursor.group.name)) {
                 return entry;
             }
         }
@@ -219,11 +219,11 @@ final class Acks {
 
     private void deadLetter(Cursor cursor, Message message, String error, long now) {
         Partition partition = cursor.partition;
-        String uuid = Ids.timeOrdered(now, message.id + "/" + partition.id + "/" + cursor.group.name + "/" + message.seq);
+        String uuid = Ids.timeOrdered(now, message.id() + "/" + partition.id + "/" + cursor.group.name + "/" + message.seq);
         int attempts = cursor.attempts(message);
         cursor.consume(message.seq, MessageState.FAILED);
         state.failedJobs.add(new FailedJob(uuid, partition.queue.name, partition.name, partition.id, cursor.group.name,
-                message.id, message.transactionId, message.traceId, state.bodies.get(message.bodyRef), error,
+                message.id(), message.transactionId(), message.traceId, state.bodies.get(message.bodyRef), error,
                 attempts, message.producerSub, message.createdAt, now, message.retryOf));
     }
 
@@ -233,11 +233,11 @@ final class Acks {
         cursor.consume(message.seq, delayMs > 0 ? MessageState.DELAYED : MessageState.PENDING);
         long copy = state.bodies.put(state.bodies.get(message.bodyRef));
         if (delayMs > 0) {
-            state.pushes.delay(cursor.partition, message.id, message.transactionId, message.traceId,
+            state.pushes.delay(cursor.partition, message.id(), message.transactionId(), message.traceId,
                     message.producerSub, copy, message.createdAt, now + delayMs, cursor.group.name, attempts,
                     message.retryOf);
         } else {
-            state.pushes.append(cursor.partition, message.id, message.transactionId, message.traceId,
+            state.pushes.append(cursor.partition, message.id(), message.transactionId(), message.traceId,
                     message.producerSub, copy, message.createdAt, now, cursor.group.name, attempts, message.retryOf);
         }
     }

@@ -19,11 +19,12 @@ final class BrokerQueue {
     /** Messages stored in the partitions plus those waiting for their delay; maxSize counts these. */
     long storedMessages;
     /**
-     * The stripe holding each transactionId stored or delayed in a stripe ({@code stripe-N}), so a push
-     * that names no partition is deduplicated across the stripes wherever its first copy went. An entry
-     * may outlive its message (checked on use, dropped when the message leaves the head of its stripe).
+     * The newest entry stored in a stripe ({@code stripe-N}) per transactionId, and the stripe holding each
+     * transactionId waiting for its delay in one, so a push that names no partition is deduplicated across the
+     * stripes wherever its first copy went. A delayed entry may outlive its message (checked on use).
      */
-    final Map<String, Partition> stripeOfTransaction = new HashMap<>();
+    final TransactionIndex stripeTransactions = new TransactionIndex();
+    final Map<String, Partition> delayedStripeOfTransaction = new HashMap<>();
 
     BrokerQueue(String name, String namespace, String task, QueueOptions options) {
         this.name = name;

@@ -67,7 +67,7 @@ public final class BrokerState {
                         List<String> traceNames, String eventType, String data, long createdAt) { }
 
     public BrokerState() {
-        this(new InMemoryMessageStore());
+        this(new SlabMessageStore());
     }
 
     public BrokerState(MessageStore bodies) {

@@ -112,8 +112,12 @@ public sealed interface Command {
         }
 
         public static PushItem readFrom(StateReader in) {
-            return new PushItem(in.readString(), in.readString(), in.readString(), in.readString(), in.readString(),
-                    in.readString(), in.readString(), in.readLong(), in.readLong());
+            String queue = in.readString();
+            String partition = in.readString();
+            String messageId = in.readString();
+            String transactionId = Ids.sharedWith(messageId, in.readString());
+            return new PushItem(queue, partition, messageId, transactionId, in.readString(), in.readString(),
+                    in.readString(), in.readLong(), in.readLong());
         }
     }
 

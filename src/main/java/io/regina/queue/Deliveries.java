@@ -62,6 +62,9 @@ final class Deliveries {
                     }
                     queue.storedMessages--;
                     waiting.partition.delayedTransactionIds.remove(waiting.transactionId, waiting.id);
+                    if (!waiting.partition.delayedTransactionIds.containsKey(waiting.transactionId)) {
+                        queue.delayedStripeOfTransaction.remove(waiting.transactionId, waiting.partition);
+                    }
                     for (Group group : queue.groups.values()) {
                         if (waiting.onlyGroup == null || waiting.onlyGroup.equals(group.name)) {
                             MessageState.transition(MessageState.DELAYED, MessageState.PENDING);
@@ -227,7 +230,8 @@ final class Deliveries {
                 break;
             }
             cursor.deliveries.merge(seq, 1, Integer::sum);
-            delivered.add(new Delivery(message.id, message.transactionId, message.traceId,
+            String id = message.id();
+            delivered.add(new Delivery(id, message.transactionId(id), message.traceId,
                     state.bodies.get(message.bodyRef), message.producerSub, message.createdAt, partition.id,
                     partition.name, leaseId, cursor.group.name, cursor.attempts(message)));
             taken.add(seq);

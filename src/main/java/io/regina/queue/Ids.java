@@ -26,4 +26,12 @@ public final class Ids {
         long lsb = (hash.getLeastSignificantBits() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
         return new UUID(msb, lsb).toString();
     }
+
+    /**
+     * {@code id} itself when {@code transactionId} is equal to it, as it is for every push that names no
+     * transactionId: a stored message then holds one string for both, not two copies read from the log.
+     */
+    public static String sharedWith(String id, String transactionId) {
+        return id != null && id.equals(transactionId) ? id : transactionId;
+    }
 }

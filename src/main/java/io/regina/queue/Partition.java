@@ -10,7 +10,7 @@ final class Partition {
     final String id;
     final MessageLog log;
     /** The newest stored entry per transactionId, for acks and dedup. */
-    final Map<String, Message> byTransactionId = new HashMap<>();
+    final TransactionIndex transactions = new TransactionIndex();
     /** transactionId to message id of messages waiting for their delay, for dedup. */
     final Map<String, String> delayedTransactionIds = new HashMap<>();
 
@@ -28,9 +28,9 @@ final class Partition {
 
     /** The id of the stored or delayed message holding this transactionId, or null. */
     String duplicateOf(String transactionId) {
-        Message stored = byTransactionId.get(transactionId);
+        Message stored = transactions.get(transactionId);
         if (stored != null) {
-            return stored.id;
+            return stored.id();
         }
         return delayedTransactionIds.get(transactionId);
     }

@@ -101,9 +101,16 @@ final class Pushes {
         if (queue == null) {
             return null;
         }
-        Partition partition = isStriped(queue, item) ? queue.stripeOfTransaction.get(item.transactionId())
-                : queue.partitions.get(namedOrDefault(item));
-        return partition != null && partition.duplicateOf(item.transactionId()) != null ? partition : null;
+        if (!isStriped(queue, item)) {
+            Partition partition = queue.partitions.get(namedOrDefault(item));
+            return partition != null && partition.duplicateOf(item.transactionId()) != null ? partition : null;
+        }
+        Message stored = queue.stripeTransactions.get(item.transactionId());
+        if (stored != null) {
+            return stored.partition;
+        }
+        Partition delayedIn = queue.delayedStripeOfTransaction.get(item.transactionId());
+        return delayedIn != null && delayedIn.duplicateOf(item.transactionId()) != null ? delayedIn : null;
     }
 
     /** The scope a transactionId is unique in: the named partition or Default, or (empty) the stripes. */
@@ -162,12 +169,12 @@ final class Pushes {
     /** Appends an entry at the tail of its partition; it is pending for every group that sees it. */
     void append(Partition partition, String id, String transactionId, String traceId, String producerSub,
                 long bodyRef, long createdAt, long now, String onlyGroup, int baseAttempts, String retryOf) {
-        Message message = new Message(partition.log.takeSeq(), id, transactionId, traceId, producerSub, bodyRef,
-                createdAt, now, onlyGroup, baseAttempts, retryOf);
+        Message message = new Message(partition.log.takeSeq(), partition, id, transactionId, traceId, producerSub,
+                bodyRef, createdAt, now, onlyGroup, baseAttempts, retryOf);
         partition.log.append(message);
-        partition.byTransactionId.put(transactionId, message);
+        partition.transactions.put(message);
         if (partition.isStripe()) {
-            partition.queue.stripeOfTransaction.put(transactionId, partition);
+            partition.queue.stripeTransactions.put(message);
         }
         partition.queue.storedMessages++;
         for (Group group : partition.queue.groups.values()) {
@@ -188,7 +195,7 @@ final class Pushes {
         // A released copy is still stored, so it keeps its transactionId taken too.
         partition.delayedTransactionIds.put(transactionId, id);
         if (partition.isStripe()) {
-            partition.queue.stripeOfTransaction.put(transactionId, partition);
+            partition.queue.delayedStripeOfTransaction.put(transactionId, partition);
         }
         state.timers.schedule(dueAt, Timers.Kind.DELAYED, "", waiting.pendingSeq, waiting);
     }

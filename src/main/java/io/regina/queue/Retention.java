@@ -157,11 +157,9 @@ final class Retention {
 
     private void removeHead(Partition partition) {
         Message message = partition.log.removeHead();
-        if (partition.byTransactionId.get(message.transactionId) == message) {
-            partition.byTransactionId.remove(message.transactionId);
-            if (partition.duplicateOf(message.transactionId) == null) {
-                partition.queue.stripeOfTransaction.remove(message.transactionId, partition);
-            }
+        partition.transactions.remove(message);
+        if (partition.isStripe()) {
+            partition.queue.stripeTransactions.remove(message);
         }
         state.bodies.remove(message.bodyRef);
         partition.queue.storedMessages--;

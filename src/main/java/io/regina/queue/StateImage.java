@@ -111,8 +111,8 @@ final class StateImage {
             out.writeLong(partition.log.headSeq());
             out.writeInt(partition.log.size());
             for (Message message : partition.log.entries()) {
-                out.writeString(message.id);
-                out.writeString(message.transactionId);
+                out.writeString(message.id());
+                out.writeString(message.transactionId());
                 out.writeString(message.traceId);
                 out.writeString(message.producerSub);
                 out.writeString(state.bodies.get(message.bodyRef));
@@ -231,13 +231,13 @@ final class StateImage {
             Partition partition = new Partition(queue, partitionName, headSeq);
             int count = in.readInt();
             for (int m = 0; m < count; m++) {
-                Message message = new Message(headSeq + m, in.readString(), in.readString(), in.readString(),
-                        in.readString(), state.bodies.put(in.readString()), in.readLong(), in.readLong(),
-                        in.readString(), in.readInt(), in.readString());
+                Message message = new Message(headSeq + m, partition, in.readString(), in.readString(),
+                        in.readString(), in.readString(), state.bodies.put(in.readString()), in.readLong(),
+                        in.readLong(), in.readString(), in.readInt(), in.readString());
                 partition.log.append(message);
-                partition.byTransactionId.put(message.transactionId, message);
+                partition.transactions.put(message);
                 if (partition.isStripe()) {
-                    queue.stripeOfTransaction.put(message.transactionId, partition);
+                    queue.stripeTransactions.put(message);
                 }
             }
             queue.storedMessages += count;
@@ -247,14 +247,15 @@ final class StateImage {
         for (int d = in.readInt(); d > 0; d--) {
             long pendingSeq = in.readLong();
             Partition partition = queue.partitions.get(in.readString());
-            DelayedMessage waiting = new DelayedMessage(pendingSeq, partition, in.readString(), in.readString(),
+            String id = in.readString();
+            DelayedMessage waiting = new DelayedMessage(pendingSeq, partition, id, Ids.sharedWith(id, in.readString()),
                     in.readString(), in.readString(), state.bodies.put(in.readString()), in.readLong(), in.readLong(),
                     in.readString(), in.readInt(), in.readString());
             queue.delayed.put(pendingSeq, waiting);
             queue.storedMessages++;
             partition.delayedTransactionIds.put(waiting.transactionId, waiting.id);
             if (partition.isStripe()) {
-                queue.stripeOfTransaction.put(waiting.transactionId, partition);
+                queue.delayedStripeOfTransaction.put(waiting.transactionId, partition);
             }
             state.timers.schedule(waiting.dueAt, Timers.Kind.DELAYED, "", pendingSeq, waiting);
         }

@@ -255,12 +255,12 @@ final class StateView implements BrokerView {
         List<Views.MessageView> found = new ArrayList<>();
         for (BrokerQueue queue : state.queues.values()) {
             for (Partition partition : queue.partitions.values()) {
-                Message byTransaction = partition.byTransactionId.get(key);
+                Message byTransaction = partition.transactions.get(key);
                 if (byTransaction != null) {
                     found.add(view(partition, byTransaction));
                 } else if (key.length() == 36) {
                     for (Message message : partition.log.entries()) {
-                        if (key.equals(message.id)) {
+                        if (message.hasId(key)) {
                             found.add(view(partition, message));
                             break;
                         }
@@ -299,7 +299,7 @@ final class StateView implements BrokerView {
         } else {
             status = "pending";
         }
-        return new Views.MessageView(message.id, message.transactionId, message.traceId, partition.queue.name,
+        return new Views.MessageView(message.id(), message.transactionId(), message.traceId, partition.queue.name,
                 partition.name, partition.id, state.bodies.get(message.bodyRef), message.producerSub, message.createdAt,
                 message.seq, status);
     }
