@@ -29,10 +29,12 @@ final class AnswerJson {
     private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
 
     /** Each thread writes its answers into its own buffer, kept between answers unless one made it large. */
+    private static final int FIRST_CAPACITY = 4 * 1024;
     private static final ThreadLocal<AnswerJson> BUFFERS = ThreadLocal.withInitial(AnswerJson::new);
-    private static final int KEPT_CAPACITY = 16 * 1024;
+    /** Room for the answer to a push of 1,000 messages (~250 bytes each) without growing again next time. */
+    private static final int KEPT_CAPACITY = 512 * 1024;
 
-    private byte[] out = new byte[KEPT_CAPACITY / 4];
+    private byte[] out = new byte[FIRST_CAPACITY];
     private int length;
 
     private AnswerJson() {
@@ -84,7 +86,7 @@ final class AnswerJson {
     /** {@code copy}, once this buffer's bytes are in it; a buffer grown past what is kept is let go. */
     private <T> T taken(T copy) {
         if (out.length > KEPT_CAPACITY) {
-            out = new byte[KEPT_CAPACITY / 4];
+            out = new byte[FIRST_CAPACITY];
         }
         return copy;
     }

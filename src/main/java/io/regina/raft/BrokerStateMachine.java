@@ -200,9 +200,8 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
             }
             List<Command> commands = EntryCodec.decodeRequest(content.asReadOnlyByteBuffer());
             long now = System.currentTimeMillis();
-            byte[] entry = EntryCodec.entryFromRequest(now, content.asReadOnlyByteBuffer());
             return builder
-                    .setLogData(UnsafeByteOperations.unsafeWrap(entry))
+                    .setLogData(EntryCodec.entryFromRequest(now, content))
                     .setStateMachineContext(new EntryCodec.Entry(now, commands))
                     .build();
         } catch (CodecException e) {

@@ -3,6 +3,9 @@ package io.regina.raft;
 import io.regina.queue.Command;
 import io.regina.queue.Result;
 
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,22 +98,19 @@ public final class EntryCodec {
     }
 
     /**
-     * The log entry for a request already validated by {@link #decodeRequest}: the request's
-     * command bytes are copied behind the time stamp, not re-encoded.
+     * The log entry for a request already validated by {@link #decodeRequest}: the time stamp, then the
+     * request's command bytes, neither re-encoded nor copied (a rope over the request, which the log's
+     * writer serialises piece by piece).
      */
-    public static byte[] entryFromRequest(long now, ByteBuffer request) {
-        ByteBuffer body = request.slice();
-        int version = body.get() & 0xFF;
+    public static ByteString entryFromRequest(long now, ByteString request) {
+        int version = request.isEmpty() ? -1 : request.byteAt(0) & 0xFF;
         if (version != VERSION) {
             throw new CodecException("client request has format version " + version
                     + "; this node reads only version " + VERSION);
         }
-        byte[] entry = new byte[1 + 8 + body.remaining()];
-        ByteBuffer w = ByteBuffer.wrap(entry);
-        w.put((byte) VERSION);
-        w.putLong(now);
-        w.put(body);
-        return entry;
+        byte[] header = new byte[1 + 8];
+        ByteBuffer.wrap(header).put((byte) VERSION).putLong(now);
+        return UnsafeByteOperations.unsafeWrap(header).concat(request.substring(1));
     }
 
     public static Entry decodeEntry(ByteBuffer entry) {

@@ -11,6 +11,8 @@ import io.regina.queue.Rejection;
 import io.regina.queue.Result;
 import io.regina.queue.SubscriptionMode;
 
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -220,11 +222,23 @@ class EntryCodecTest {
         byte[] request = EntryCodec.encodeRequestOf(commands);
         assertThat(EntryCodec.decodeRequest(ByteBuffer.wrap(request))).isEqualTo(commands);
 
-        byte[] spliced = EntryCodec.entryFromRequest(1_700_000_000_123L, ByteBuffer.wrap(request));
-        assertThat(spliced).isEqualTo(EntryCodec.encodeEntry(1_700_000_000_123L, commands));
-        EntryCodec.Entry entry = EntryCodec.decodeEntry(ByteBuffer.wrap(spliced));
+        ByteString spliced = EntryCodec.entryFromRequest(1_700_000_000_123L, ByteString.copyFrom(request));
+        assertThat(spliced.toByteArray()).isEqualTo(EntryCodec.encodeEntry(1_700_000_000_123L, commands));
+        EntryCodec.Entry entry = EntryCodec.decodeEntry(spliced.asReadOnlyByteBuffer());
         assertThat(entry.now()).isEqualTo(1_700_000_000_123L);
         assertThat(entry.commands()).isEqualTo(commands);
+    }
+
+    @Test
+    void aPushWhoseTransactionIdIsItsMessageIdDecodesToOneStringForBoth() {
+        Command.PushItem unnamed = new Command.PushItem("q", null, "0193a1c2-7d4e-7f00-8000-000000000001",
+                "0193a1c2-7d4e-7f00-8000-000000000001", "{}", null, null, 0, 0);
+        byte[] entry = EntryCodec.encodeEntry(1, List.of(new Command.Push(List.of(unnamed, item("2")))));
+
+        List<Command.PushItem> items = ((Command.Push) EntryCodec.decodeEntry(ByteBuffer.wrap(entry)).commands()
+                .get(0)).items();
+        assertThat(items.get(0).transactionId()).isSameAs(items.get(0).messageId());
+        assertThat(items.get(1).transactionId()).isEqualTo("tx-2");
     }
 
     @Test
