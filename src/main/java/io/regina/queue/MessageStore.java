@@ -12,6 +12,9 @@ public interface MessageStore {
 
     void remove(long ref);
 
+    /** Writes the body as {@code out.writeString(get(ref))} would, without a string in between. */
+    void writeTo(long ref, StateWriter out);
+
     /** Bytes held, roughly, for memory accounting. */
     long bytes();
 

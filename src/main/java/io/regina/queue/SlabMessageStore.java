@@ -97,6 +97,18 @@ public final class SlabMessageStore implements MessageStore {
     }
 
     @Override
+    public void writeTo(long ref, StateWriter out) {
+        byte[] slab = slabOf(ref);
+        int offset = (int) ref;
+        int header = slab == null ? REMOVED : readHeader(slab, offset);
+        if (header <= NULL_PAYLOAD) {
+            out.writeString(null);
+        } else {
+            out.writeUtf8(slab, offset + HEADER, header - 2);
+        }
+    }
+
+    @Override
     public void remove(long ref) {
         byte[] slab = slabOf(ref);
         if (slab == null) {

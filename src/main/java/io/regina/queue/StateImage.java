@@ -115,7 +115,7 @@ final class StateImage {
                 out.writeString(message.transactionId());
                 out.writeString(message.traceId);
                 out.writeString(message.producerSub);
-                out.writeString(state.bodies.get(message.bodyRef));
+                state.bodies.writeTo(message.bodyRef, out);
                 out.writeLong(message.createdAt);
                 out.writeLong(message.appendedAt);
                 out.writeString(message.onlyGroup);
@@ -131,7 +131,7 @@ final class StateImage {
             out.writeString(waiting.transactionId);
             out.writeString(waiting.traceId);
             out.writeString(waiting.producerSub);
-            out.writeString(state.bodies.get(waiting.bodyRef));
+            state.bodies.writeTo(waiting.bodyRef, out);
             out.writeLong(waiting.createdAt);
             out.writeLong(waiting.dueAt);
             out.writeString(waiting.onlyGroup);

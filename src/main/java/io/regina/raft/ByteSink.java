@@ -153,6 +153,14 @@ final class ByteSink implements StateWriter {
         writeBytes(bytes, 0, bytes.length);
     }
 
+    @Override
+    public void writeUtf8(byte[] utf8, int offset, int length) {
+        ensure(5);
+        buf[size++] = 1;
+        writeInt(length);
+        writeBytes(utf8, offset, length);
+    }
+
     private static boolean isAscii(String value, int length) {
         for (int i = 0; i < length; i++) {
             if (value.charAt(i) >= 0x80) {

@@ -41,6 +41,39 @@ class SlabMessageStoreTest {
     }
 
     @Test
+    void aSnapshotGetsEachBodyAsItsStringWouldBeWritten() {
+        List<String> bodies = java.util.Arrays.asList("{\"a\":1}", "Zoë 東京 \uD83D\uDE80", "", null);
+        List<Long> refs = new ArrayList<>();
+        for (String body : bodies) {
+            refs.add(store.put(body));
+        }
+        List<String> written = new ArrayList<>();
+        StateWriter out = new StateWriter() {
+            @Override
+            public void writeInt(int value) {
+            }
+
+            @Override
+            public void writeLong(long value) {
+            }
+
+            @Override
+            public void writeBoolean(boolean value) {
+            }
+
+            @Override
+            public void writeString(String value) {
+                written.add(value);
+            }
+        };
+        for (long ref : refs) {
+            store.writeTo(ref, out);
+        }
+
+        assertThat(written).isEqualTo(bodies);
+    }
+
+    @Test
     void removingTwiceChangesNothing() {
         long a = store.put("abc");
         long b = store.put("def");

@@ -26,6 +26,23 @@ class ByteSinkTest {
     }
 
     @Test
+    void utf8BytesAreWrittenAsTheirStringWouldBe() {
+        String[] strings = {"", "order-424242", "x".repeat(70_000), "Zoë – 東京 🚀"};
+        ByteSink asStrings = ByteSink.scratch();
+        for (String s : strings) {
+            asStrings.writeString(s);
+        }
+        byte[] expected = asStrings.toByteArray();
+        ByteSink asBytes = ByteSink.scratch();
+        for (String s : strings) {
+            byte[] utf8 = ("<<" + s + ">>").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            asBytes.writeUtf8(utf8, 2, utf8.length - 4);
+        }
+
+        assertThat(asBytes.toByteArray()).isEqualTo(expected);
+    }
+
+    @Test
     void asciiAndOtherStringsRoundTripThroughTheirFastAndStrictPaths() {
         String[] strings = {"", "order-424242", "x".repeat(70_000), "Zoë – 東京 🚀", "mixed ascii then é"};
         ByteSink out = ByteSink.scratch();
