@@ -3,6 +3,7 @@ package io.regina.queue;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,7 +43,7 @@ class SlabMessageStoreTest {
 
     @Test
     void aSnapshotGetsEachBodyAsItsStringWouldBeWritten() {
-        List<String> bodies = java.util.Arrays.asList("{\"a\":1}", "Zoë 東京 \uD83D\uDE80", "", null);
+        List<String> bodies = Arrays.asList("{\"a\":1}", "Zoë 東京 \uD83D\uDE80", "", null);
         List<Long> refs = new ArrayList<>();
         for (String body : bodies) {
             refs.add(store.put(body));

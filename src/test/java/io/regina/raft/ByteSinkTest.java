@@ -3,6 +3,7 @@ package io.regina.raft;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,7 +36,7 @@ class ByteSinkTest {
         byte[] expected = asStrings.toByteArray();
         ByteSink asBytes = ByteSink.scratch();
         for (String s : strings) {
-            byte[] utf8 = ("<<" + s + ">>").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] utf8 = ("<<" + s + ">>").getBytes(StandardCharsets.UTF_8);
             asBytes.writeUtf8(utf8, 2, utf8.length - 4);
         }
 
