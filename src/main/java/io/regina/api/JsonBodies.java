@@ -1,6 +1,7 @@
 package io.regina.api;
 
 import io.regina.api.dto.ObjectName;
+import io.regina.api.dto.PayloadJson;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -203,7 +204,7 @@ class JsonBodies {
     /** {@link #bind} by Jackson's binding alone. */
     <T> T bound(byte[] body, Class<T> type, String what) {
         try {
-            return json.readValue(body, type);
+            return json.readerFor(type).withAttribute(PayloadJson.BODY, body).readValue(body);
         } catch (MismatchedInputException | InputCoercionException e) {
             String refusal = refusal(e, body, what);
             if (refusal == null) {

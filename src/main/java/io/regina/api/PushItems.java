@@ -2,6 +2,7 @@ package io.regina.api;
 
 import io.regina.api.dto.PushRequest;
 import io.regina.queue.Command;
+import io.regina.queue.Utf8Text;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +12,8 @@ import java.util.regex.Pattern;
 final class PushItems {
     private static final Pattern UUID = Pattern.compile(
             "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
+    /** The payload of an item that has none. */
+    private static final Utf8Text EMPTY_OBJECT = Utf8Text.of("{}");
 
     private PushItems() {
     }
@@ -36,7 +39,7 @@ final class PushItems {
         if (item.partition() != null) {
             QueueNames.check(item.partition(), "partition");
         }
-        String json = item.payload() == null ? "{}" : item.payload();
+        Utf8Text json = item.payload() == null ? EMPTY_OBJECT : Utf8Text.owning(item.payload());
         String messageId = UuidV7.next();
         String transactionId = item.transactionId() == null || item.transactionId().isEmpty()
                 ? messageId : item.transactionId();

@@ -92,7 +92,7 @@ public sealed interface Command {
      * stripes; {@code payload} is JSON text (the literal {@code null} stays null); {@code delayMs}
      * and {@code availableAt} (epoch ms, 0 for none) defer delivery.
      */
-    record PushItem(String queue, String partition, String messageId, String transactionId, String payload,
+    record PushItem(String queue, String partition, String messageId, String transactionId, Utf8Text payload,
                     String traceId, String producerSub, long delayMs, long availableAt) {
 
         /**
@@ -104,7 +104,11 @@ public sealed interface Command {
             out.writeString(partition);
             out.writeString(messageId);
             out.writeString(transactionId);
-            out.writeString(payload);
+            if (payload == null) {
+                out.writeString(null);
+            } else {
+                out.writeUtf8(payload.bytes(), 0, payload.length());
+            }
             out.writeString(traceId);
             out.writeString(producerSub);
             out.writeLong(delayMs);
@@ -116,7 +120,7 @@ public sealed interface Command {
             String partition = in.readString();
             String messageId = in.readString();
             String transactionId = Ids.sharedWith(messageId, in.readString());
-            return new PushItem(queue, partition, messageId, transactionId, in.readString(), in.readString(),
+            return new PushItem(queue, partition, messageId, transactionId, in.readUtf8Text(), in.readString(),
                     in.readString(), in.readLong(), in.readLong());
         }
     }

@@ -8,6 +8,9 @@ public interface MessageStore {
 
     long put(String payload);
 
+    /** Stores what {@code put(payload.toString())} stores, from the bytes as they are. */
+    long put(Utf8Text payload);
+
     String get(long ref);
 
     void remove(long ref);

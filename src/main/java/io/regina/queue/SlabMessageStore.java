@@ -62,6 +62,17 @@ public final class SlabMessageStore implements MessageStore {
         return stored(slab, utf8 == null ? -1 : length);
     }
 
+    @Override
+    public long put(Utf8Text payload) {
+        if (payload == null) {
+            return stored(room(HEADER), -1);
+        }
+        int length = payload.length();
+        byte[] slab = room(HEADER + length);
+        System.arraycopy(payload.bytes(), 0, slab, fill + HEADER, length);
+        return stored(slab, length);
+    }
+
     /** The slab the next body goes in, with {@code needed} bytes free at {@link #fill}. */
     private byte[] room(int needed) {
         if (current < 0 || fill + needed > slabs[current].length) {

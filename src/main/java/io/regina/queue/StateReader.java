@@ -9,4 +9,9 @@ public interface StateReader {
     boolean readBoolean();
 
     String readString();
+
+    /** Reads what {@link #readString} reads, as its UTF-8 bytes: a reader of a UTF-8 format copies them as they are. */
+    default Utf8Text readUtf8Text() {
+        return Utf8Text.of(readString());
+    }
 }

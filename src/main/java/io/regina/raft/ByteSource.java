@@ -1,6 +1,7 @@
 package io.regina.raft;
 
 import io.regina.queue.StateReader;
+import io.regina.queue.Utf8Text;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -109,20 +110,32 @@ final class ByteSource implements StateReader {
         return b == 1;
     }
 
+    /** The bytes {@link #readString} would decode, checked to be UTF-8 as it checks them, copied out as they are. */
     @Override
-    public String readString() {
-        int flag = readByte();
-        if (flag == 0) {
+    public Utf8Text readUtf8Text() {
+        int length = readStringLength();
+        if (length < 0) {
             return null;
         }
-        if (flag != 1) {
-            throw new CodecException(what + " is corrupt: string presence flag " + flag + " at offset "
-                    + (position() - 1));
+        byte[] bytes;
+        if (length <= in.capacity()) {
+            need(length, "a string of " + length + " bytes");
+            bytes = new byte[length];
+            in.get(bytes);
+        } else {
+            bytes = readLarge(length);
         }
-        int length = readInt();
-        if (length < 0 || length > remaining()) {
-            throw new CodecException(what + " is truncated: reading a string of " + length + " bytes at offset "
-                    + position() + ", " + remaining() + " left");
+        if (!isAscii(bytes)) {
+            decodeStrictly(ByteBuffer.wrap(bytes));
+        }
+        return Utf8Text.owning(bytes);
+    }
+
+    @Override
+    public String readString() {
+        int length = readStringLength();
+        if (length < 0) {
+            return null;
         }
         ByteBuffer bytes;
         if (length <= in.capacity()) {
@@ -136,6 +149,38 @@ final class ByteSource implements StateReader {
         if (ascii != null) {
             return ascii;
         }
+        return decodeStrictly(bytes);
+    }
+
+    /** A string's presence flag and length: -1 for null. */
+    private int readStringLength() {
+        int flag = readByte();
+        if (flag == 0) {
+            return -1;
+        }
+        if (flag != 1) {
+            throw new CodecException(what + " is corrupt: string presence flag " + flag + " at offset "
+                    + (position() - 1));
+        }
+        int length = readInt();
+        if (length < 0 || length > remaining()) {
+            throw new CodecException(what + " is truncated: reading a string of " + length + " bytes at offset "
+                    + position() + ", " + remaining() + " left");
+        }
+        return length;
+    }
+
+    private static boolean isAscii(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The string of these UTF-8 bytes; a {@link CodecException} if they are not UTF-8. */
+    private String decodeStrictly(ByteBuffer bytes) {
         if (utf8 == null) {
             utf8 = StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)

@@ -15,6 +15,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -128,6 +129,18 @@ class ApiIT {
         assertThat(messages.get(0).get("data").isObject()).isTrue();
         assertThat(messages.get(1).get("data").isNull()).isTrue();
         assertThat(messages.get(2).get("data").get(1).asString()).isEqualTo("two");
+    }
+
+    @Test
+    void anObjectPayloadComesBackAsTheBytesSentAndDecodesToTheSameJson() {
+        String q = queue();
+        String payload = "{ \"to\" : \"ada@example.com\",\n  \"amount\": 1.10, \"note\": \"Zo\\u00eb \u6771\u4eac \\\"x\\\"\" }";
+        push(q, payload);
+        byte[] answer = http.get().uri("/api/v1/pop/queue/" + q + "?batch=1").exchange().expectStatus().isOk()
+                .expectBody().returnResult().getResponseBodyContent();
+        assertThat(new String(answer, StandardCharsets.UTF_8)).contains("\"data\":" + payload);
+        JsonNode data = JSON.readTree(answer).get("messages").get(0).get("data");
+        assertThat(data).isEqualTo(JSON.readTree(payload));
     }
 
     @Test

@@ -30,7 +30,7 @@ class JsonBodiesTest {
                 PushRequest.class);
         PushRequest.Item item = push.items().get(0);
         assertThat(item.queue()).isEqualTo("q");
-        assertThat(item.payload().toString()).isEqualTo("{\"n\":1}");
+        assertThat(text(item.payload())).isEqualTo("{\"n\":1}");
         assertThat(item.delayMs()).isEqualTo(5L);
     }
 
@@ -64,12 +64,43 @@ class JsonBodiesTest {
     }
 
     @Test
-    void aPayloadIsReadAsTheCompactTextATreeWouldHaveWritten() {
-        PushRequest push = bind("{\"items\":[{\"payload\": { \"a\" : 1.10, \"b\": 1E5, \"c\": [true, null],"
-                + " \"d\": \"\\u00e9\\n\" }}, {\"payload\": null}, {}]}", PushRequest.class);
-        assertThat(push.items().get(0).payload()).isEqualTo("{\"a\":1.1,\"b\":100000.0,\"c\":[true,null],\"d\":\"\u00e9\\n\"}");
-        assertThat(push.items().get(1).payload()).isEqualTo("null");
-        assertThat(push.items().get(2).payload()).isNull();
+    void anObjectOrArrayPayloadIsReadAsTheBytesSent() {
+        String object = "{ \"a\" : 1.10, \"b\": 1E5, \"c\": [true, null],\n \"d\": \"\\u00e9\\n\u00e9\\\"}\" }";
+        String array = "[ 1,\t{\"x\":[]} , \"\u2603\" ]";
+        PushRequest push = bind("{\"items\":[{\"payload\": " + object + " , \"queue\":\"q\"}, {\"payload\":" + array
+                + "}, {\"payload\": {}}]}", PushRequest.class);
+        assertThat(text(push.items().get(0).payload())).isEqualTo(object);
+        assertThat(push.items().get(0).queue()).isEqualTo("q");
+        assertThat(text(push.items().get(1).payload())).isEqualTo(array);
+        assertThat(text(push.items().get(2).payload())).isEqualTo("{}");
+    }
+
+    @Test
+    void aScalarPayloadIsReadAsItsCompactTextAndNullAsTheTextNull() {
+        PushRequest push = bind("{\"items\":[{\"payload\": 1.10}, {\"payload\": \"\\u0041b\"}, {\"payload\": null},"
+                + " {}]}", PushRequest.class);
+        assertThat(text(push.items().get(0).payload())).isEqualTo("1.1");
+        assertThat(text(push.items().get(1).payload())).isEqualTo("\"Ab\"");
+        assertThat(text(push.items().get(2).payload())).isEqualTo("null");
+        assertThat(push.items().get(3).payload()).isNull();
+    }
+
+    @Test
+    void aPayloadThatIsNotJsonOrNotUtf8IsRefusedAsUnreadable() {
+        for (String bad : new String[] {"{\"a\": [1, 2}", "{\"a\": \"\\x\"}", "{\"a\": \"tab\there\"}", "{\"a\" 1}"}) {
+            assertThatThrownBy(() -> bind("{\"items\":[{\"queue\":\"q\",\"payload\":" + bad + "}]}", PushRequest.class))
+                    .as(bad).isInstanceOf(ServerWebInputException.class);
+        }
+        byte[] prefix = "{\"items\":[{\"queue\":\"q\",\"payload\":{\"a\":\"".getBytes(StandardCharsets.UTF_8);
+        byte[] suffix = "\"}}]}".getBytes(StandardCharsets.UTF_8);
+        for (byte[] invalid : new byte[][] {{(byte) 0xC3}, {(byte) 0xE2, (byte) 0x82}, {(byte) 0xFF}}) {
+            byte[] body = new byte[prefix.length + invalid.length + suffix.length];
+            System.arraycopy(prefix, 0, body, 0, prefix.length);
+            System.arraycopy(invalid, 0, body, prefix.length, invalid.length);
+            System.arraycopy(suffix, 0, body, prefix.length + invalid.length, suffix.length);
+            assertThatThrownBy(() -> bodies.bind(body, PushRequest.class, "push"))
+                    .isInstanceOf(ServerWebInputException.class);
+        }
     }
 
     @Test
@@ -159,6 +190,10 @@ class JsonBodiesTest {
 
     private static MockServerHttpRequest json(String body) {
         return MockServerHttpRequest.post("/").header(HttpHeaders.CONTENT_TYPE, "application/json").body(body);
+    }
+
+    private static String text(byte[] utf8) {
+        return new String(utf8, StandardCharsets.UTF_8);
     }
 
     private <T> T bind(String body, Class<T> type) {

@@ -1,5 +1,6 @@
 package io.regina.api;
 
+import io.regina.queue.Utf8Text;
 import io.regina.queue.BrokerView;
 import io.regina.queue.Command;
 import io.regina.queue.CommandBus;
@@ -56,7 +57,7 @@ class PopWaitersTest {
 
     private static Command.Push push(String queue, String partition, long delayMs) {
         return new Command.Push(List.of(new Command.PushItem(queue, partition, "m-" + System.nanoTime(), "tx",
-                "{}", null, null, delayMs, 0)));
+                Utf8Text.of("{}"), null, null, delayMs, 0)));
     }
 
     private static Command.Pop pop(String queue, String group) {

@@ -1,5 +1,6 @@
 package io.regina.dashboard;
 
+import io.regina.queue.Utf8Text;
 import io.regina.queue.AckStatus;
 import io.regina.queue.Command;
 import io.regina.queue.CommandBus;
@@ -19,7 +20,7 @@ final class FailedJobs {
 
     static String push(CommandBus bus, String queue, String payload) {
         String id = UUID.randomUUID().toString();
-        bus.submit(new Command.Push(List.of(new Command.PushItem(queue, null, id, id, payload, null, null, 0, 0))))
+        bus.submit(new Command.Push(List.of(new Command.PushItem(queue, null, id, id, Utf8Text.of(payload), null, null, 0, 0))))
                 .join();
         return id;
     }
@@ -37,7 +38,7 @@ final class FailedJobs {
         List<Command.PushItem> items = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             String id = UUID.randomUUID().toString();
-            items.add(new Command.PushItem(queue, null, id, id, "{}", null, null, 0, 0));
+            items.add(new Command.PushItem(queue, null, id, id, Utf8Text.of("{}"), null, null, 0, 0));
         }
         bus.submit(new Command.Push(items)).join();
         deadLetterWaiting(bus, queue, count, error);

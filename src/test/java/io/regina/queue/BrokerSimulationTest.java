@@ -428,7 +428,7 @@ class BrokerSimulationTest {
                     tx = "tx-" + (++ids);
                 }
                 long delayMs = random.nextInt(6) == 0 ? 1 + random.nextInt(8_000) : 0;
-                items.add(new Command.PushItem(queue.name, partition, nextId("msg"), tx, "{\"n\":" + ids + "}", null,
+                items.add(new Command.PushItem(queue.name, partition, nextId("msg"), tx, Utf8Text.of("{\"n\":" + ids + "}"), null,
                         null, delayMs, 0));
             }
             note("push " + queue.name + " " + items.stream().map(i -> i.transactionId() + (i.partition() == null ? ""

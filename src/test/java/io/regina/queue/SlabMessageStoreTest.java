@@ -19,13 +19,30 @@ class SlabMessageStoreTest {
         long a = store.put(json);
         long b = store.put(unicode);
         long c = store.put("");
-        long d = store.put(null);
+        long d = store.put((String) null);
 
         assertThat(store.get(a)).isEqualTo(json);
         assertThat(store.get(b)).isEqualTo(unicode);
         assertThat(store.get(c)).isEmpty();
         assertThat(store.get(d)).isNull();
         assertThat(store.count()).isEqualTo(4);
+    }
+
+    @Test
+    void aBodyPutAsUtf8BytesIsHeldAsTheSameStringWouldBe() {
+        String unicode = "{\"name\":\"Zoë 東京 \uD83D\uDE80\"}";
+        long a = store.put(Utf8Text.of(unicode));
+        long b = store.put(Utf8Text.of(""));
+        long c = store.put((Utf8Text) null);
+        long asString = store.put(unicode);
+
+        assertThat(store.get(a)).isEqualTo(unicode);
+        assertThat(store.get(b)).isEmpty();
+        assertThat(store.get(c)).isNull();
+        assertThat(store.bytes()).isEqualTo(2L * (4 + Utf8Text.of(unicode).length()) + 4 + 4);
+        store.remove(asString);
+        store.remove(a);
+        assertThat(store.bytes()).isEqualTo(4 + 4);
     }
 
     @Test

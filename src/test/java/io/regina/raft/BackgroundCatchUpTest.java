@@ -1,5 +1,6 @@
 package io.regina.raft;
 
+import io.regina.queue.Utf8Text;
 import io.regina.queue.Command;
 import io.regina.queue.FailedJobs;
 import io.regina.queue.Result;
@@ -103,7 +104,7 @@ class BackgroundCatchUpTest {
     private static Command push(int items) {
         List<Command.PushItem> pushed = new ArrayList<>();
         for (int i = 0; i < items; i++) {
-            pushed.add(new Command.PushItem("q", null, "m" + i, "tx-" + i, "{}", null, null, 0, 0));
+            pushed.add(new Command.PushItem("q", null, "m" + i, "tx-" + i, Utf8Text.of("{}"), null, null, 0, 0));
         }
         return new Command.Push(pushed);
     }

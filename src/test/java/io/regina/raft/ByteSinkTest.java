@@ -1,11 +1,13 @@
 package io.regina.raft;
 
+import io.regina.queue.Utf8Text;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ByteSinkTest {
 
@@ -57,5 +59,23 @@ class ByteSinkTest {
             assertThat(readOnly.readString()).isEqualTo(s);
             assertThat(heap.readString()).isEqualTo(s);
         }
+    }
+
+    @Test
+    void aStringIsReadAsItsUtf8BytesWhenTheyAreUtf8AndRefusedWhenNot() {
+        String[] strings = {"", "order-424242", "x".repeat(70_000), "Zoë – 東京 🚀", null};
+        ByteSink out = ByteSink.scratch();
+        for (String s : strings) {
+            out.writeString(s);
+        }
+        ByteSource in = new ByteSource(ByteBuffer.wrap(out.toByteArray()).asReadOnlyBuffer(), "test");
+        for (String s : strings) {
+            assertThat(in.readUtf8Text()).isEqualTo(Utf8Text.of(s));
+        }
+
+        ByteSink invalid = ByteSink.scratch();
+        invalid.writeUtf8(new byte[] {'{', (byte) 0xE2, (byte) 0x82, '}'}, 0, 4);
+        assertThatThrownBy(() -> new ByteSource(ByteBuffer.wrap(invalid.toByteArray()), "log entry").readUtf8Text())
+                .isInstanceOf(CodecException.class).hasMessageContaining("log entry is corrupt: invalid UTF-8");
     }
 }

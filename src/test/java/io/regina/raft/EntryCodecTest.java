@@ -1,5 +1,6 @@
 package io.regina.raft;
 
+import io.regina.queue.Utf8Text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -31,7 +32,8 @@ class EntryCodecTest {
             60, true, false, 15, 8);
 
     static Command.PushItem item(String suffix) {
-        return new Command.PushItem("q" + suffix, "p", "m-" + suffix, "tx-" + suffix, "{\"a\":" + suffix + "}",
+        return new Command.PushItem("q" + suffix, "p", "m-" + suffix, "tx-" + suffix,
+                Utf8Text.of("{\"a\":" + suffix + "}"),
                 "trace", "sub", 1500, 1_700_000_000_000L);
     }
 
@@ -49,7 +51,7 @@ class EntryCodecTest {
         commands.add(new Command.DeleteQueue(null));
         commands.add(new Command.Push(List.of(item("1"), item("2"), NULL_ITEM)));
         commands.add(new Command.Push(List.of()));
-        commands.add(new Command.Push(List.of(new Command.PushItem("q", null, "m", "t", BIG, UNICODE, null,
+        commands.add(new Command.Push(List.of(new Command.PushItem("q", null, "m", "t", Utf8Text.of(BIG), UNICODE, null,
                 Long.MAX_VALUE, Long.MIN_VALUE))));
         for (SubscriptionMode mode : SubscriptionMode.values()) {
             commands.add(new Command.Pop("q", "p", "g", 10, "lease", true, mode, 123, 4));
@@ -232,7 +234,7 @@ class EntryCodecTest {
     @Test
     void aPushWhoseTransactionIdIsItsMessageIdDecodesToOneStringForBoth() {
         Command.PushItem unnamed = new Command.PushItem("q", null, "0193a1c2-7d4e-7f00-8000-000000000001",
-                "0193a1c2-7d4e-7f00-8000-000000000001", "{}", null, null, 0, 0);
+                "0193a1c2-7d4e-7f00-8000-000000000001", Utf8Text.of("{}"), null, null, 0, 0);
         byte[] entry = EntryCodec.encodeEntry(1, List.of(new Command.Push(List.of(unnamed, item("2")))));
 
         List<Command.PushItem> items = ((Command.Push) EntryCodec.decodeEntry(ByteBuffer.wrap(entry)).commands()
@@ -275,7 +277,8 @@ class EntryCodecTest {
     @Test
     void bigPayloadsRoundTrip() {
         String payload = "é".repeat(3_000_000); // 6 MB of UTF-8
-        Command push = new Command.Push(List.of(new Command.PushItem("q", null, "m", "t", payload, null, null, 0, 0)));
+        Command push = new Command.Push(List.of(new Command.PushItem("q", null, "m", "t", Utf8Text.of(payload), null, null,
+                0, 0)));
         byte[] bytes = EntryCodec.encodeCommand(push);
         assertThat(bytes.length).isGreaterThan(6_000_000);
         assertThat(EntryCodec.decodeRequest(ByteBuffer.wrap(EntryCodec.encodeRequest(List.of(bytes)))))

@@ -1,5 +1,6 @@
 package io.regina.raft;
 
+import io.regina.queue.Utf8Text;
 import io.regina.queue.Command;
 import io.regina.queue.Rejection;
 import io.regina.queue.Result;
@@ -152,7 +153,7 @@ final class FakeState {
 
     static Command push(String queue, String messageId) {
         return new Command.Push(List.of(new Command.PushItem(queue, null, messageId, "tx-" + messageId,
-                "{\"n\":\"" + messageId + "\"}", null, null, 0, 0)));
+                Utf8Text.of("{\"n\":\"" + messageId + "\"}"), null, null, 0, 0)));
     }
 
     static int freePort() {

@@ -1,5 +1,6 @@
 package io.regina.raft;
 
+import io.regina.queue.Utf8Text;
 import io.regina.queue.AckStatus;
 import io.regina.queue.BrokerState;
 import io.regina.queue.Command;
@@ -54,7 +55,7 @@ class GoldenFixtures {
             60, true, false, 15, 8);
 
     static final Command.PushItem ITEM = new Command.PushItem("orders", "eu", "0190c3f4-0000-7000-8000-000000000001",
-            "tx-1", "{\"sku\":\"" + UNICODE + "\",\"n\":1}", "trace-1", "producer-1", 1500, T0 + 60_000);
+            "tx-1", Utf8Text.of("{\"sku\":\"" + UNICODE + "\",\"n\":1}"), "trace-1", "producer-1", 1500, T0 + 60_000);
     static final Command.PushItem NULL_ITEM = new Command.PushItem(null, null, null, null, null, null, null, 0, 0);
     static final Command.AckItem ACK = new Command.AckItem("tx-1", "partition-id-1", AckStatus.FAILED, "boom",
             "workers", "lease-1", 2_000);
@@ -68,7 +69,7 @@ class GoldenFixtures {
         s.put("delete-queue", List.of(new Command.DeleteQueue("orders")));
         s.put("delete-queue-nulls", List.of(new Command.DeleteQueue(null)));
         s.put("push", List.of(new Command.Push(List.of(ITEM, new Command.PushItem("emails", "us", "m-2", "tx-2",
-                "null", "trace-2", "producer-2", 0, 0)))));
+                Utf8Text.of("null"), "trace-2", "producer-2", 0, 0)))));
         s.put("push-nulls", List.of(new Command.Push(Arrays.asList(NULL_ITEM, null)), new Command.Push(List.of()),
                 new Command.Push(null)));
         List<Command> pops = new ArrayList<>();
@@ -242,16 +243,17 @@ class GoldenFixtures {
         List<Command.PushItem> items = new ArrayList<>();
         for (int i = 1; i <= 4; i++) {
             items.add(new Command.PushItem("orders", "eu", "0190c3f4-0000-7000-8000-00000000000" + i, "tx-" + i,
-                    "{\"n\":" + i + ",\"text\":\"" + UNICODE + "\"}", "trace-" + i, "producer-1", 0, 0));
+                    Utf8Text.of("{\"n\":" + i + ",\"text\":\"" + UNICODE + "\"}"), "trace-" + i, "producer-1", 0, 0));
         }
-        items.add(new Command.PushItem("orders", "us", "0190c3f4-0000-7000-8000-000000000005", "tx-5", "null",
+        items.add(new Command.PushItem("orders", "us", "0190c3f4-0000-7000-8000-000000000005", "tx-5",
+                Utf8Text.of("null"),
                 null, null, 0, 0));
         items.add(new Command.PushItem("orders", "eu", "0190c3f4-0000-7000-8000-000000000006", "tx-6",
-                "{\"delayed\":true}", null, "producer-2", 3_600_000, 0));
+                Utf8Text.of("{\"delayed\":true}"), null, "producer-2", 3_600_000, 0));
         items.add(new Command.PushItem("emails", null, "0190c3f4-0000-7000-8000-000000000007", "tx-7",
-                "{\"to\":\"a@example.com\"}", null, null, 0, 0));
+                Utf8Text.of("{\"to\":\"a@example.com\"}"), null, null, 0, 0));
         items.add(new Command.PushItem("reports", null, "0190c3f4-0000-7000-8000-000000000008", "tx-8",
-                "{\"report\":1}", null, null, 0, 0));
+                Utf8Text.of("{\"report\":1}"), null, null, 0, 0));
         Result.Pushed pushed = (Result.Pushed) apply.apply(new Command.Push(items));
         String eu = pushed.outcomes().get(0).partitionId();
         apply.apply(new Command.PauseQueue("reports", true));
@@ -275,7 +277,7 @@ class GoldenFixtures {
         apply.apply(new Command.Pop("emails", null, "workers", 10, "lease-e1", false, SubscriptionMode.ALL, 0, 1));
         apply.apply(new Command.SetMaintenance(false, true));
         apply.apply(new Command.Push(List.of(new Command.PushItem("orders", "eu",
-                "0190c3f4-0000-7000-8000-000000000009", "tx-9", "{\"buffered\":true}", null, null, 0, 0))));
+                "0190c3f4-0000-7000-8000-000000000009", "tx-9", Utf8Text.of("{\"buffered\":true}"), null, null, 0, 0))));
         return state;
     }
 

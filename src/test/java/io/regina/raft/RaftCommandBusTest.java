@@ -1,5 +1,6 @@
 package io.regina.raft;
 
+import io.regina.queue.Utf8Text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -49,7 +50,8 @@ class RaftCommandBusTest {
 
     static Command push(String id) {
         return new Command.Push(List.of(new Command.PushItem("orders", null, "00000000-0000-7000-8000-"
-                + String.format("%012d", Integer.parseInt(id)), "tx-" + id, "{\"n\":" + id + "}", null, null, 0, 0)));
+                + String.format("%012d", Integer.parseInt(id)), "tx-" + id, Utf8Text.of("{\"n\":" + id + "}"), null, null, 0,
+                0)));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.regina.testing;
 
+import io.regina.queue.Utf8Text;
 import io.regina.queue.AckStatus;
 import io.regina.queue.BrokerState;
 import io.regina.queue.BrokerView;
@@ -186,7 +187,8 @@ public final class Broker {
         public Command.PushItem build(Broker broker) {
             String id = messageId != null ? messageId : broker.nextId("msg");
             String tx = transactionId != null ? transactionId : "tx-" + id;
-            return new Command.PushItem(queue, partition, id, tx, payload, traceId, producerSub, delayMs, availableAt);
+            return new Command.PushItem(queue, partition, id, tx, Utf8Text.of(payload), traceId, producerSub, delayMs,
+                    availableAt);
         }
     }
 

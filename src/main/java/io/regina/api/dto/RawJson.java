@@ -20,6 +20,11 @@ public final class RawJson extends ValueDeserializer<String> {
 
     @Override
     public String deserialize(JsonParser p, DeserializationContext ctxt) {
+        return compactText(p);
+    }
+
+    /** The compact text of the value at {@code p}'s current token, which it reads to the value's end. */
+    static String compactText(JsonParser p) {
         Text text = TEXTS.get().emptied();
         try (JsonGenerator generator = JsonMapper.shared().createGenerator(text)) {
             generator.copyCurrentStructure(p);
