@@ -4,6 +4,7 @@ import io.regina.api.dto.PushRequest;
 import io.regina.queue.Command;
 import io.regina.queue.Utf8Text;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -39,7 +40,9 @@ final class PushItems {
         if (item.partition() != null) {
             QueueNames.check(item.partition(), "partition");
         }
-        Utf8Text json = item.payload() == null ? EMPTY_OBJECT : Utf8Text.owning(item.payload());
+        ByteBuffer payload = item.payload();
+        Utf8Text json = payload == null ? EMPTY_OBJECT
+                : Utf8Text.view(payload.array(), payload.arrayOffset() + payload.position(), payload.remaining());
         String messageId = UuidV7.next();
         String transactionId = item.transactionId() == null || item.transactionId().isEmpty()
                 ? messageId : item.transactionId();

@@ -107,7 +107,7 @@ public sealed interface Command {
             if (payload == null) {
                 out.writeString(null);
             } else {
-                out.writeUtf8(payload.bytes(), 0, payload.length());
+                out.writeUtf8(payload.array(), payload.offset(), payload.length());
             }
             out.writeString(traceId);
             out.writeString(producerSub);

@@ -69,7 +69,7 @@ public final class SlabMessageStore implements MessageStore {
         }
         int length = payload.length();
         byte[] slab = room(HEADER + length);
-        System.arraycopy(payload.bytes(), 0, slab, fill + HEADER, length);
+        System.arraycopy(payload.array(), payload.offset(), slab, fill + HEADER, length);
         return stored(slab, length);
     }
 

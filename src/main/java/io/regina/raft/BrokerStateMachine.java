@@ -198,7 +198,7 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
                 throw new CodecException("client request of " + content.size() + " bytes exceeds the limit of "
                         + maxRequestBytes + " bytes per log entry");
             }
-            List<Command> commands = EntryCodec.decodeRequest(content.asReadOnlyByteBuffer());
+            List<Command> commands = EntryCodec.decodeRequest(EntryCodec.bufferOf(content));
             long now = System.currentTimeMillis();
             return builder
                     .setLogData(EntryCodec.entryFromRequest(now, content))

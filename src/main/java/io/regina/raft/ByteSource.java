@@ -110,25 +110,33 @@ final class ByteSource implements StateReader {
         return b == 1;
     }
 
-    /** The bytes {@link #readString} would decode, checked to be UTF-8 as it checks them, copied out as they are. */
+    /**
+     * The bytes {@link #readString} would decode, checked to be UTF-8 as it checks them: a view of the input
+     * when it is a heap array held whole (a request on its leader), else a copy.
+     */
     @Override
     public Utf8Text readUtf8Text() {
         int length = readStringLength();
         if (length < 0) {
             return null;
         }
-        byte[] bytes;
-        if (length <= in.capacity()) {
+        Utf8Text text;
+        if (more == null && in.hasArray()) {
             need(length, "a string of " + length + " bytes");
-            bytes = new byte[length];
+            text = Utf8Text.view(in.array(), in.arrayOffset() + in.position(), length);
+            in.position(in.position() + length);
+        } else if (length <= in.capacity()) {
+            need(length, "a string of " + length + " bytes");
+            byte[] bytes = new byte[length];
             in.get(bytes);
+            text = Utf8Text.owning(bytes);
         } else {
-            bytes = readLarge(length);
+            text = Utf8Text.owning(readLarge(length));
         }
-        if (!isAscii(bytes)) {
-            decodeStrictly(ByteBuffer.wrap(bytes));
+        if (!isAscii(text.array(), text.offset(), length)) {
+            decodeStrictly(ByteBuffer.wrap(text.array(), text.offset(), length));
         }
-        return Utf8Text.owning(bytes);
+        return text;
     }
 
     @Override
@@ -170,9 +178,9 @@ final class ByteSource implements StateReader {
         return length;
     }
 
-    private static boolean isAscii(byte[] bytes) {
-        for (byte b : bytes) {
-            if (b < 0) {
+    private static boolean isAscii(byte[] bytes, int offset, int length) {
+        for (int i = offset, to = offset + length; i < to; i++) {
+            if (bytes[i] < 0) {
                 return false;
             }
         }

@@ -3,9 +3,12 @@ package io.regina.raft;
 import io.regina.queue.Command;
 import io.regina.queue.Result;
 
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteOutput;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,6 +77,62 @@ public final class EntryCodec {
             encoded.add(encodeCommand(c));
         }
         return encodeRequest(encoded);
+    }
+
+    /**
+     * The bytes of {@code request} as a buffer to decode: a view of its array when it is one piece on the heap
+     * (a request made on this node), so the payloads decoded from it are views too and are not copied before
+     * the store copies them; else a read-only buffer, from which they are copied. A byte string over a
+     * {@code byte[]} is immutable by protobuf's contract (made by copying, or by {@code unsafeWrap} of an array
+     * its maker no longer changes, as {@link LeaderRouter} does); Ratis' zero-copy buffers are {@code ByteBuffer}s
+     * and are read through the copy.
+     */
+    public static ByteBuffer bufferOf(ByteString request) {
+        HeapPiece piece = new HeapPiece();
+        try {
+            UnsafeByteOperations.unsafeWriteTo(request, piece);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return piece.pieces == 1 && piece.array != null
+                ? ByteBuffer.wrap(piece.array, piece.offset, piece.length) : request.asReadOnlyByteBuffer();
+    }
+
+    /** Notes the one heap array a byte string hands over, and how many pieces it handed. */
+    private static final class HeapPiece extends ByteOutput {
+        private byte[] array;
+        private int offset;
+        private int length;
+        private int pieces;
+
+        @Override
+        public void write(byte value) {
+            pieces++;
+        }
+
+        @Override
+        public void write(byte[] value, int offset, int length) {
+            pieces++;
+        }
+
+        @Override
+        public void writeLazy(byte[] value, int offset, int length) {
+            if (++pieces == 1) {
+                this.array = value;
+                this.offset = offset;
+                this.length = length;
+            }
+        }
+
+        @Override
+        public void write(ByteBuffer value) {
+            pieces++;
+        }
+
+        @Override
+        public void writeLazy(ByteBuffer value) {
+            pieces++;
+        }
     }
 
     /** Decodes (and so validates) a client request. */

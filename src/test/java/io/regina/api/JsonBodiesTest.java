@@ -16,6 +16,7 @@ import org.springframework.web.server.UnsupportedMediaTypeStatusException;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -192,8 +193,8 @@ class JsonBodiesTest {
         return MockServerHttpRequest.post("/").header(HttpHeaders.CONTENT_TYPE, "application/json").body(body);
     }
 
-    private static String text(byte[] utf8) {
-        return new String(utf8, StandardCharsets.UTF_8);
+    private static String text(ByteBuffer utf8) {
+        return StandardCharsets.UTF_8.decode(utf8.duplicate()).toString();
     }
 
     private <T> T bind(String body, Class<T> type) {

@@ -1,11 +1,11 @@
 package io.regina.api;
 
-import io.regina.queue.Utf8Text;
 import io.regina.queue.BrokerView;
 import io.regina.queue.Command;
 import io.regina.queue.CommandBus;
 import io.regina.queue.Result;
 import io.regina.queue.SubscriptionMode;
+import io.regina.queue.Utf8Text;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

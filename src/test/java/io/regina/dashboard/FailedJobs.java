@@ -1,11 +1,11 @@
 package io.regina.dashboard;
 
-import io.regina.queue.Utf8Text;
 import io.regina.queue.AckStatus;
 import io.regina.queue.Command;
 import io.regina.queue.CommandBus;
 import io.regina.queue.Result;
 import io.regina.queue.SubscriptionMode;
+import io.regina.queue.Utf8Text;
 
 import java.util.ArrayList;
 import java.util.List;

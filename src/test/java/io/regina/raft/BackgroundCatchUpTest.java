@@ -1,11 +1,11 @@
 package io.regina.raft;
 
-import io.regina.queue.Utf8Text;
 import io.regina.queue.Command;
 import io.regina.queue.FailedJobs;
 import io.regina.queue.Result;
 import io.regina.queue.StateReader;
 import io.regina.queue.StateWriter;
+import io.regina.queue.Utf8Text;
 import io.regina.testing.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,6 +1,5 @@
 package io.regina.raft;
 
-import io.regina.queue.Utf8Text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,8 +10,10 @@ import io.regina.queue.QueueOptions;
 import io.regina.queue.Rejection;
 import io.regina.queue.Result;
 import io.regina.queue.SubscriptionMode;
+import io.regina.queue.Utf8Text;
 
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -155,6 +156,30 @@ class EntryCodecTest {
         results.add(new Result.DiskAlarms(List.of()));
         results.add(null);
         return results;
+    }
+
+    @Test
+    void aRequestOnTheHeapIsDecodedWithItsPayloadsAsViewsOfItsArrayAndAnyOtherAsCopies() {
+        Command.PushItem unicode = new Command.PushItem("q", null, "m", "t", Utf8Text.of("{\"é\":\"東京\"}"), null,
+                null, 0, 0);
+        List<Command> commands = List.of(new Command.Push(List.of(item("1"), unicode)));
+        byte[] request = EntryCodec.encodeRequestOf(commands);
+
+        ByteBuffer flat = EntryCodec.bufferOf(UnsafeByteOperations.unsafeWrap(request));
+        assertThat(flat.hasArray()).isTrue();
+        List<Command> viewed = EntryCodec.decodeRequest(flat);
+        assertThat(viewed).isEqualTo(commands);
+        for (Command.PushItem pushed : ((Command.Push) viewed.get(0)).items()) {
+            assertThat(pushed.payload().array()).isSameAs(request);
+        }
+
+        ByteString rope = UnsafeByteOperations.unsafeWrap(Arrays.copyOf(request, 7))
+                .concat(UnsafeByteOperations.unsafeWrap(Arrays.copyOfRange(request, 7, request.length)));
+        ByteBuffer joined = EntryCodec.bufferOf(rope);
+        assertThat(joined.isReadOnly()).isTrue();
+        List<Command> copied = EntryCodec.decodeRequest(joined);
+        assertThat(copied).isEqualTo(commands);
+        assertThat(((Command.Push) copied.get(0)).items().get(0).payload().array()).isNotSameAs(request);
     }
 
     @Test

@@ -1,11 +1,11 @@
 package io.regina.raft;
 
-import io.regina.queue.Utf8Text;
 import io.regina.queue.Command;
 import io.regina.queue.Rejection;
 import io.regina.queue.Result;
 import io.regina.queue.StateReader;
 import io.regina.queue.StateWriter;
+import io.regina.queue.Utf8Text;
 
 import java.net.ServerSocket;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
 package io.regina.raft;
 
-import io.regina.queue.Utf8Text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -8,6 +7,7 @@ import io.regina.queue.BrokerState;
 import io.regina.queue.Command;
 import io.regina.queue.QueueOptions;
 import io.regina.queue.Result;
+import io.regina.queue.Utf8Text;
 
 import java.nio.file.Path;
 import java.time.Duration;

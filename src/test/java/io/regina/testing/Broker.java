@@ -1,6 +1,5 @@
 package io.regina.testing;
 
-import io.regina.queue.Utf8Text;
 import io.regina.queue.AckStatus;
 import io.regina.queue.BrokerState;
 import io.regina.queue.BrokerView;
@@ -9,6 +8,7 @@ import io.regina.queue.Ids;
 import io.regina.queue.QueueOptions;
 import io.regina.queue.Result;
 import io.regina.queue.SubscriptionMode;
+import io.regina.queue.Utf8Text;
 
 import java.util.ArrayList;
 import java.util.List;

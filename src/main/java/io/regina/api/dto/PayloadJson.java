@@ -5,22 +5,22 @@ import tools.jackson.core.JsonToken;
 import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.ValueDeserializer;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
- * Reads a pushed payload as its UTF-8 JSON, an array each reader owns. An object or an array is the request's own bytes from its first
- * character to its last, whitespace and escapes as sent: checked by the parser, not decoded and written
- * again. Any other value, or a body read without its bytes at hand ({@link #BODY}), is the compact text
- * {@link RawJson} reads. JSON {@code null} reads as the text {@code null}; an absent field stays Java null.
+ * Reads a pushed payload as its UTF-8 JSON, in a heap buffer whose bytes nobody changes any more. An object
+ * or an array is a view of the request's own bytes from its first character to its last, whitespace and
+ * escapes as sent: checked by the parser, neither decoded and written again nor copied. Any other value, or
+ * a body read without its bytes at hand ({@link #BODY}), is the compact text {@link RawJson} reads. JSON
+ * {@code null} reads as the text {@code null}; an absent field stays Java null.
  */
-public final class PayloadJson extends ValueDeserializer<byte[]> {
+public final class PayloadJson extends ValueDeserializer<ByteBuffer> {
     /** The deserialization attribute holding the body being read, the array the parser reads. */
     public static final Object BODY = PayloadJson.class;
 
-
     @Override
-    public byte[] deserialize(JsonParser p, DeserializationContext ctxt) {
+    public ByteBuffer deserialize(JsonParser p, DeserializationContext ctxt) {
         JsonToken token = p.currentToken();
         if ((token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY)
                 && ctxt.getAttribute(BODY) instanceof byte[] body) {
@@ -28,15 +28,15 @@ public final class PayloadJson extends ValueDeserializer<byte[]> {
             if (start >= 0) {
                 p.skipChildren();
                 long end = p.currentLocation().getByteOffset();
-                return Arrays.copyOfRange(body, (int) start, (int) end);
+                return ByteBuffer.wrap(body, (int) start, (int) (end - start));
             }
         }
-        return RawJson.compactText(p).getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.wrap(RawJson.compactText(p).getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
-    public byte[] getNullValue(DeserializationContext ctxt) {
-        return "null".getBytes(StandardCharsets.US_ASCII);
+    public ByteBuffer getNullValue(DeserializationContext ctxt) {
+        return ByteBuffer.wrap("null".getBytes(StandardCharsets.US_ASCII));
     }
 
     @Override
