@@ -77,6 +77,13 @@ class JsonBodiesTest {
     }
 
     @Test
+    void aPayloadAfterAByteOrderMarkIsStillTheBytesSent() {
+        String object = "{ \"a\" : [1, 2] }";
+        PushRequest push = bind("\uFEFF{\"items\":[{\"payload\": " + object + "}]}", PushRequest.class);
+        assertThat(text(push.items().get(0).payload())).isEqualTo(object);
+    }
+
+    @Test
     void aScalarPayloadIsReadAsItsCompactTextAndNullAsTheTextNull() {
         PushRequest push = bind("{\"items\":[{\"payload\": 1.10}, {\"payload\": \"\\u0041b\"}, {\"payload\": null},"
                 + " {}]}", PushRequest.class);
