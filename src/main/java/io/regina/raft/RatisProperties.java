@@ -35,9 +35,10 @@ final class RatisProperties {
         if (settings.singleNode()) {
             GrpcConfigKeys.Server.setHost(p, self.host()); // the embedded node listens on loopback only
         }
-        long maxEntry = RaftNode.maxRequestBytes(settings.limits());
-        int bufferBytes = (int) Math.max(16L << 20, 2 * maxEntry);
-        GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(2L * bufferBytes));
+        long entryBytes = largestEntryBytes(settings);
+        // a limit, not a buffer: room for an append of entries up to the appender's limit, and for a snapshot
+        // chunk (Ratis sends up to 16 MB a chunk)
+        GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(Math.max(32L << 20, 2 * entryBytes)));
 
         RaftServerConfigKeys.setStorageDir(p, List.of(storageDir(settings).toFile()));
         RaftServerConfigKeys.setRemovedGroupsDir(p, settings.dataDir().resolve("raft-removed-groups").toFile());
@@ -71,10 +72,13 @@ final class RatisProperties {
         RaftServerConfigKeys.Log.setSegmentCacheNumMax(p, 2);
         RaftServerConfigKeys.Log.setSegmentCacheSizeMax(p,
                 SizeInBytes.valueOf(Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8)));
-        // an entry must fit in the write buffer (a bigger one stops the log worker) and the appender buffer
-        // (Ratis requires write buffer >= appender byte limit + 8)
-        RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(bufferBytes + (1L << 20)));
-        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf(bufferBytes));
+        // An entry must fit in the appender's buffer (a bigger one is never sent to a follower) and the log
+        // worker's write buffer (a bigger one stops the worker), which must hold the appender's limit and the
+        // entry's length and checksum. The write buffer is direct memory zeroed when the log opens, so every
+        // byte of it is resident: it was 17 MB, twice the largest entry, the largest single item of a loaded
+        // broker's native memory (docs/benchmarks.md, session 31).
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf(entryBytes));
+        RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(entryBytes + ENTRY_FRAME_BYTES));
         RaftServerConfigKeys.Log.Appender.setRetryPolicy(p, APPENDER_RETRY_POLICY);
 
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
@@ -110,6 +114,20 @@ final class RatisProperties {
      * cheap (ten a second); the last count is large because past it Ratis retries without waiting.
      */
     static final String APPENDER_RETRY_POLICY = "1ms,10, 10ms,100, 100ms,1000000000";
+
+    /**
+     * The largest log entry this node may have to write or send: the largest client request (a command at its
+     * limit, or a group of commands at theirs) with the leader's time stamp and the entry's own fields (term,
+     * index, client and call ids) around it.
+     */
+    static long largestEntryBytes(RaftNodeSettings settings) {
+        return RaftNode.maxRequestBytes(settings.limits()) + ENTRY_ENVELOPE_BYTES;
+    }
+
+    /** Room for an entry's fields beyond its request's bytes: tens of bytes, with a wide margin. */
+    static final long ENTRY_ENVELOPE_BYTES = 4L << 10;
+    /** What the log writes around an entry: its length (a varint of up to 5 bytes) and a 4-byte checksum. */
+    static final long ENTRY_FRAME_BYTES = 16;
 
     /** A log segment's size unless {@code regina.raft.segment-size-bytes} says otherwise. */
     static final long DEFAULT_SEGMENT_BYTES = 256L << 10;

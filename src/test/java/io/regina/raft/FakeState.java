@@ -156,6 +156,13 @@ final class FakeState {
                 Utf8Text.of("{\"n\":\"" + messageId + "\"}"), null, null, 0, 0)));
     }
 
+    /** A push of one message whose payload is a JSON string of {@code payloadBytes} bytes. */
+    static Command push(String queue, String messageId, int payloadBytes) {
+        String payload = "\"" + "x".repeat(payloadBytes - 2) + "\"";
+        return new Command.Push(List.of(new Command.PushItem(queue, null, messageId, "tx-" + messageId,
+                Utf8Text.of(payload), null, null, 0, 0)));
+    }
+
     static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             socket.setReuseAddress(true);

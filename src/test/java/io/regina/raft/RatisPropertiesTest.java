@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.util.SizeInBytes;
 import org.junit.jupiter.api.Test;
@@ -44,5 +45,22 @@ class RatisPropertiesTest {
 
         assertThat(RaftServerConfigKeys.Log.segmentSizeMax(RatisProperties.server(settings)))
                 .isEqualTo(SizeInBytes.valueOf(4L << 20));
+    }
+
+    @Test
+    void theLogsBuffersHoldTheLargestEntryAndNotMuchMore() {
+        RaftNodeSettings defaults = RaftNodeSettings.singleNode(DIR, 6642);
+        RaftProperties p = RatisProperties.server(defaults);
+        long largestRequest = RaftNode.maxRequestBytes(defaults.limits());
+
+        long appender = RaftServerConfigKeys.Log.Appender.bufferByteLimit(p).getSize();
+        long writeBuffer = RaftServerConfigKeys.Log.writeBufferSize(p).getSize();
+        // a request at the limit, with the leader's time stamp and the entry's fields, is sent and written whole
+        assertThat(appender).isGreaterThanOrEqualTo(largestRequest + 1024);
+        // Ratis' own rule: the length and checksum of an entry at the appender's limit fit beside it
+        assertThat(writeBuffer).isGreaterThanOrEqualTo(appender + 8);
+        // the write buffer is resident for the node's life: the largest entry, not a multiple of it
+        assertThat(writeBuffer).isLessThan(largestRequest + (64L << 10));
+        assertThat(GrpcConfigKeys.messageSizeMax(p, s -> { }).getSize()).isGreaterThanOrEqualTo(32L << 20);
     }
 }

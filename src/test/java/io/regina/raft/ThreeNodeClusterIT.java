@@ -90,8 +90,7 @@ class ThreeNodeClusterIT {
         return ids;
     }
 
-    @Test
-    void electsForwardsFailsOverAndLosesNothingAcknowledged() throws Exception {
+    void startThree() throws Exception {
         peers = List.of(new RaftNodeSettings.PeerAddress("n1", "127.0.0.1", FakeState.freePort()),
                 new RaftNodeSettings.PeerAddress("n2", "127.0.0.1", FakeState.freePort()),
                 new RaftNodeSettings.PeerAddress("n3", "127.0.0.1", FakeState.freePort()));
@@ -110,6 +109,11 @@ class ThreeNodeClusterIT {
         }
         CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
         Eventually.await(AWAIT, "a leader", () -> leaderIndex() >= 0);
+    }
+
+    @Test
+    void electsForwardsFailsOverAndLosesNothingAcknowledged() throws Exception {
+        startThree();
         int leader = leaderIndex();
         int follower = (leader + 1) % 3;
         assertThat(nodes.get(follower).leaderId()).isEqualTo(nodes.get(leader).nodeId());
@@ -151,5 +155,36 @@ class ThreeNodeClusterIT {
         BrokerStateMachine<FakeState> back = machines.get(oldLeader);
         Eventually.await(AWAIT, "the restarted node catches up",
                 () -> back.<List<String>>read(s -> s.ids("jobs")).containsAll(acknowledged));
+    }
+
+    @Test
+    void aCommandAtItsSizeLimitIsForwardedWrittenReplicatedAndReadBackOnRestart() throws Exception {
+        startThree();
+        int leader = leaderIndex();
+        int follower = (leader + 1) % 3;
+        int payload = GroupCommitter.Limits.defaults().maxCommandBytes() - 1024;
+
+        // through a follower (forwarded to the leader over gRPC), then through the leader; a small push between
+        Result viaFollower = nodes.get(follower).submit(FakeState.push("big", "via-follower", payload))
+                .get(60, TimeUnit.SECONDS);
+        assertThat(((Result.Pushed) viaFollower).outcomes().get(0).messageId()).isEqualTo("via-follower");
+        pushAll(nodes.get(leader), "small", 3);
+        Result viaLeader = nodes.get(leader).submit(FakeState.push("big", "via-leader", payload))
+                .get(60, TimeUnit.SECONDS);
+        assertThat(((Result.Pushed) viaLeader).outcomes().get(0).messageId()).isEqualTo("via-leader");
+        for (int i = 0; i < 3; i++) {
+            BrokerStateMachine<FakeState> m = machines.get(i);
+            Eventually.await(AWAIT, "node " + i + " applies both large pushes",
+                    () -> m.<List<String>>read(s -> s.ids("big")).equals(List.of("via-follower", "via-leader")));
+        }
+
+        // a follower restarted on its directory reads the large entries back from its log
+        int other = 3 - leader - follower;
+        nodes.get(other).close();
+        build(other);
+        nodes.get(other).start();
+        BrokerStateMachine<FakeState> back = machines.get(other);
+        Eventually.await(AWAIT, "the restarted node has both large pushes",
+                () -> back.<List<String>>read(s -> s.ids("big")).equals(List.of("via-follower", "via-leader")));
     }
 }
