@@ -17,8 +17,6 @@ public class ReginaApplication {
 
     /** Reactor Netty's own default is max(cores, 4) event loops. */
     private static final String EVENT_LOOPS = "reactor.netty.ioWorkerCount";
-    /** How often the C heap's free memory goes back to the OS ({@link NativeHeapTrimmer}). */
-    private static final long NATIVE_HEAP_TRIM_SECONDS = 10;
 
     public static void main(String[] args) {
         if (ReginaCli.handles(args)) {
@@ -28,7 +26,7 @@ public class ReginaApplication {
             System.setProperty(EVENT_LOOPS, Integer.toString(eventLoops(Runtime.getRuntime().availableProcessors())));
         }
         HeapDefaults.apply();
-        NativeHeapTrimmer.startEvery(NATIVE_HEAP_TRIM_SECONDS);
+        NativeHeapTrimmer.start();
         SpringApplication.run(ReginaApplication.class, args);
     }
 

@@ -7,6 +7,7 @@ import javax.management.JMException;
 import javax.management.MBeanOperationInfo;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.Optional;
@@ -17,8 +18,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Gives the C heap's free memory back to the OS every few seconds, as {@code -XX:TrimNativeHeapInterval} does
- * when set (it is not a flag a running JVM may change). glibc keeps what the JVM frees, above all the JIT
+ * Gives the C heap's free memory back to the OS every few seconds ({@link TrimSchedule} says when), as
+ * {@code -XX:TrimNativeHeapInterval} does when set (it is not a flag a running JVM may change). glibc keeps what the JVM frees, above all the JIT
  * compilers' arenas after a burst of compiling, in its per-thread arenas: 34 MB of a loaded broker's RSS
  * in the paced lane (docs/benchmarks.md, session 22). It runs {@code System.trim_native_heap}, the diagnostic
  * command of JDK 17.0.9 and later; on a JVM without it (or not on glibc, where the command says so) it does
@@ -52,15 +53,22 @@ public final class NativeHeapTrimmer {
         }
     }
 
-    /** Starts trimming every {@code seconds} on one daemon thread, if this JVM can. */
-    public static void startEvery(long seconds) {
+    /** Starts trimming as {@link TrimSchedule} says, on one daemon thread, if this JVM can. */
+    public static void start() {
         ofThisJvm().ifPresent(trimmer -> {
             ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
                 Thread thread = new Thread(task, "regina-native-heap-trim");
                 thread.setDaemon(true);
                 return thread;
             });
-            timer.scheduleWithFixedDelay(trimmer::trimQuietly, seconds, seconds, TimeUnit.SECONDS);
+            CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+            boolean jitSays = jit != null && jit.isCompilationTimeMonitoringSupported();
+            TrimSchedule schedule = new TrimSchedule(System.currentTimeMillis());
+            timer.scheduleWithFixedDelay(() -> {
+                if (schedule.trimAt(System.currentTimeMillis(), jitSays ? jit.getTotalCompilationTime() : -1)) {
+                    trimmer.trimQuietly();
+                }
+            }, TrimSchedule.LOOK_MS, TrimSchedule.LOOK_MS, TimeUnit.MILLISECONDS);
         });
     }
 
