@@ -19,11 +19,11 @@ final class TrimSchedule {
 
     private long lastTrimMs;
     private long lastCompilingMs;
-    private boolean compiled;
     private long compileMs = -1;
 
     TrimSchedule(long startMs) {
         this.lastTrimMs = startMs;
+        this.lastCompilingMs = startMs - ARENA_RETURN_MS - 1;
     }
 
     /**
@@ -35,11 +35,10 @@ final class TrimSchedule {
      */
     boolean trimAt(long nowMs, long totalCompileMs) {
         if (totalCompileMs >= 0 && compileMs >= 0 && totalCompileMs != compileMs) {
-            compiled = true;
             lastCompilingMs = nowMs;
         }
         compileMs = totalCompileMs;
-        boolean compiling = compiled && nowMs - lastCompilingMs <= ARENA_RETURN_MS;
+        boolean compiling = nowMs - lastCompilingMs <= ARENA_RETURN_MS;
         if (nowMs - lastTrimMs < (compiling ? COMPILING_INTERVAL_MS : QUIET_INTERVAL_MS)) {
             return false;
         }
