@@ -98,6 +98,14 @@ class HeapDefaultsTest {
             while (collections() == young) {
                 allocate();
             }
+            // and a periodic collection G1 decided on before that collection (its check runs every second while
+            // the interval is 0, and the policy turns it on as it sees the load) may still run just after it: the
+            // load goes on for a check period before the count starts (CI saw one such collection "under load")
+            long settled = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1_200);
+            while (System.nanoTime() < settled) {
+                allocate();
+                Thread.sleep(1);
+            }
             awaitNotifications(collections());
             periodic = PERIODIC.get();
             young = collections();
