@@ -30,9 +30,9 @@ import java.util.function.Consumer;
  * <ul>
  *   <li>{@code MinHeapFreeRatio=10}: a cycle that finds the heap short grows it to 10% free, not 40%;</li>
  *   <li>{@code G1PeriodicGCInterval} and {@code MaxHeapFreeRatio}, set as {@link PeriodicCollections} says:
- *       while the broker is busy a cycle after 10 s without a collection keeps 70% free; while it is idle a
- *       cycle every 5 s keeps 64 MB free above what is used, within 30-60%; in both, none once there is
- *       nothing left to return.</li>
+ *       while the broker is busy a cycle after 10 s without a collection (and any remark) keeps 50-70% free,
+ *       the heap over a quarter of the initial one; while it is idle a cycle every 5 s keeps 64 MB free above
+ *       what is used, within 30-60%; in both, none once there is nothing left to return.</li>
  * </ul>
  * The maximum heap stays the JVM's (a quarter of the machine's memory): messages live on the heap, and
  * the memory watermark refuses pushes before it fills.
@@ -58,7 +58,7 @@ public final class HeapDefaults {
         if (hotspot == null) {
             return;
         }
-        PeriodicCollections policy = new PeriodicCollections(busyIntervalMs, idleIntervalMs);
+        PeriodicCollections policy = new PeriodicCollections(busyIntervalMs, idleIntervalMs, busyFloorBytes(hotspot));
         PeriodicCollections.Flags initial = policy.initial();
         // MinHeapFreeRatio may not exceed MaxHeapFreeRatio at any step: the minimum first, it only comes down
         setIfDefault(hotspot, MIN_FREE, "10");
@@ -74,6 +74,16 @@ public final class HeapDefaults {
                 }
                 LOG.debug("heap return now {}", flags);
             });
+        }
+    }
+
+    /** A quarter of the JVM's initial heap and two regions: see {@link PeriodicCollections#busyMaxFree}. */
+    private static long busyFloorBytes(HotSpotDiagnosticMXBean hotspot) {
+        try {
+            return Long.parseLong(hotspot.getVMOption("InitialHeapSize").getValue()) / 4
+                    + PeriodicCollections.SLACK_BYTES;
+        } catch (IllegalArgumentException e) {
+            return 0;
         }
     }
 
@@ -120,7 +130,7 @@ public final class HeapDefaults {
                 if (PERIODIC_CAUSE.equals(info.getGcCause())) {
                     flags = policy.periodicCollected(memory.getHeapMemoryUsage().getCommitted(), usedAfter);
                 } else {
-                    policy.collected(usedAfter);
+                    flags = policy.collected(usedAfter);
                 }
             }
             if (flags != null) {

@@ -11,11 +11,10 @@ package io.regina.config;
  * <p>So the broker says whether it is busy or idle: at each look ({@link #LOOK_MS}) it is idle if no
  * collection but periodic ones ran since the last look and the heap filled by less than
  * {@link #IDLE_FILL_BYTES}. Busy, a cycle after {@link #BUSY_INTERVAL_MS} without a collection keeps
- * {@link #BUSY_MAX_FREE}% free (the JVM's own default: a light load keeps an eden that collects every few
- * seconds); idle, a cycle every {@link #IDLE_INTERVAL_MS} keeps {@link #IDLE_ROOM_BYTES} free above what the last
- * collection left, at least {@link #IDLE_MAX_FREE}% and at most {@link #IDLE_MAX_FREE_CEILING}% (see
- * {@link #idleMaxFree}). In either, once
- * {@link #FRUITLESS_LIMIT} periodic collections in a row left the committed heap where it was, they stop
+ * {@link #BUSY_MAX_FREE}% free (see there); idle, a cycle every {@link #IDLE_INTERVAL_MS} keeps
+ * {@link #IDLE_ROOM_BYTES} free above what the last collection left, at least {@link #IDLE_MAX_FREE}% and at
+ * most {@link #IDLE_MAX_FREE_CEILING}% (see {@link #idleMaxFree}). In either, once {@link #FRUITLESS_LIMIT}
+ * periodic collections in a row left the committed heap where it was, they stop
  * until the heap has grown or the broker changed between busy and idle. (G1 reads a changed interval at its
  * next check, which the interval before scheduled: an idle spell's first cycle comes within the busy
  * interval.) Not thread-safe: the caller serialises the GC notifications and the looks.
@@ -25,7 +24,15 @@ final class PeriodicCollections {
     static final long LOOK_MS = 5_000;
     static final long BUSY_INTERVAL_MS = 10_000;
     static final long IDLE_INTERVAL_MS = 5_000;
-    static final int BUSY_MAX_FREE = 70;
+    /**
+     * The least free share a busy broker's remark keeps: as much free as used, an eden about the size of what
+     * lives. At 1,000 jobs/s (~40 MB a second) that is a young collection every ~0.7 s of 3-6 ms, under the 1% of
+     * the time past which G1 grows the heap itself, so a heavier load still gets its room. The JVM's default,
+     * {@link #BUSY_MAX_FREE_CEILING}%, kept 136-160 MB through the benchmark's paced lanes (docs/benchmarks.md,
+     * session 33). It is a floor: see {@link #busyMaxFree}.
+     */
+    static final int BUSY_MAX_FREE = 50;
+    static final int BUSY_MAX_FREE_CEILING = 70;
     static final int IDLE_MAX_FREE = 30;
 
     /**
@@ -56,11 +63,26 @@ final class PeriodicCollections {
     /** A move of the committed heap smaller than this (two of G1's 4 MB regions) is not a move. */
     static final long SLACK_BYTES = 8L << 20;
 
+    /**
+     * The free share that keeps a busy heap of {@code usedBytes} at {@code floorBytes} or more, within
+     * {@link #BUSY_MAX_FREE}% and {@link #BUSY_MAX_FREE_CEILING}%. The floor is a little over a quarter of the
+     * JVM's initial heap because G1 grows a heap below that quarter by half its distance to the initial heap
+     * at once: a remark at 50% took the benchmark's busy heap to 88 MB, under the 96 MB quarter of a 384 MB
+     * initial heap, and the next burst of empty jobs grew it to 236 MB in one step where one over the quarter
+     * grows by a fraction of itself.
+     */
+    static int busyMaxFree(long usedBytes, long floorBytes) {
+        long used = Math.max(0, usedBytes);
+        long percent = used >= floorBytes ? 0 : (100 * (floorBytes - used) + floorBytes - 1) / floorBytes;
+        return (int) Math.max(BUSY_MAX_FREE, Math.min(BUSY_MAX_FREE_CEILING, percent));
+    }
+
     /** The two flags to set: {@code G1PeriodicGCInterval} (0: off) and {@code MaxHeapFreeRatio}. */
     record Flags(long intervalMs, int maxHeapFreeRatio) { }
 
     private final long busyIntervalMs;
     private final long idleIntervalMs;
+    private final long busyFloorBytes;
     private boolean idle;
     private boolean done;
     private long reference = -1;
@@ -70,9 +92,11 @@ final class PeriodicCollections {
     private long usedAfterCollection = -1;
     private Flags last;
 
-    PeriodicCollections(long busyIntervalMs, long idleIntervalMs) {
+    /** {@code busyFloorBytes}: the heap a busy broker's remark should not shrink below ({@link #busyMaxFree}). */
+    PeriodicCollections(long busyIntervalMs, long idleIntervalMs, long busyFloorBytes) {
         this.busyIntervalMs = busyIntervalMs;
         this.idleIntervalMs = idleIntervalMs;
+        this.busyFloorBytes = busyFloorBytes;
         this.last = flags();
     }
 
@@ -81,10 +105,19 @@ final class PeriodicCollections {
         return flags();
     }
 
-    /** A collection that G1's periodic collection did not start, and the heap it left used: the broker allocates. */
-    void collected(long usedAfterBytes) {
+    /**
+     * A collection that G1's periodic collection did not start, and the heap it left used: the broker allocates.
+     * The flags to set, or null: a busy broker's ratio follows what its collections leave.
+     */
+    Flags collected(long usedAfterBytes) {
         collectionsSinceLook++;
         usedAfterCollection = usedAfterBytes;
+        if (idle) {
+            return null;
+        }
+        Flags before = last;
+        Flags now = flags();
+        return now.equals(before) ? null : now;
     }
 
     /**
@@ -146,7 +179,7 @@ final class PeriodicCollections {
         long interval = done ? 0 : idle ? idleIntervalMs : busyIntervalMs;
         // before its first collection a broker's use is what the last look saw
         long used = usedAfterCollection >= 0 ? usedAfterCollection : usedAtLook;
-        last = new Flags(interval, idle ? idleMaxFree(used) : BUSY_MAX_FREE);
+        last = new Flags(interval, idle ? idleMaxFree(used) : busyMaxFree(used, busyFloorBytes));
         return last;
     }
 }

@@ -8,10 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PeriodicCollectionsTest {
 
     private static final long MB = 1L << 20;
-    private static final Flags BUSY = new Flags(10_000, 70);
-    private static final Flags BUSY_DONE = new Flags(0, 70);
+    private static final Flags BUSY = new Flags(10_000, 50);
+    private static final Flags BUSY_DONE = new Flags(0, 50);
 
-    private final PeriodicCollections policy = new PeriodicCollections(10_000, 5_000);
+    private final PeriodicCollections policy = new PeriodicCollections(10_000, 5_000, 0);
 
     @Test
     void aBrokerStartsBusy() {
@@ -51,6 +51,31 @@ class PeriodicCollectionsTest {
     }
 
     @Test
+    void aBusyHeapKeepsAsMuchFreeAsUsedButStaysOverItsFloor() {
+        long floor = 104 * MB;
+        assertThat(PeriodicCollections.busyMaxFree(60 * MB, floor)).as("60 MB used: 120 MB is over the floor")
+                .isEqualTo(50);
+        assertThat(PeriodicCollections.busyMaxFree(40 * MB, floor)).as("64 / 104, rounded up").isEqualTo(62);
+        assertThat(PeriodicCollections.busyMaxFree(10 * MB, floor)).as("the JVM's 70% at most").isEqualTo(70);
+        assertThat(PeriodicCollections.busyMaxFree(-1, floor)).as("nothing seen yet").isEqualTo(70);
+        long used = 40 * MB;
+        long heapAfterRemark = (long) (used / (1 - PeriodicCollections.busyMaxFree(used, floor) / 100.0));
+        assertThat(heapAfterRemark).as("what G1's remark keeps").isBetween(floor, floor + 2 * MB);
+    }
+
+    @Test
+    void aBusyBrokersRatioFollowsWhatItsCollectionsLeave() {
+        PeriodicCollections floored = new PeriodicCollections(10_000, 5_000, 104 * MB);
+        assertThat(floored.initial()).as("nothing collected yet").isEqualTo(new Flags(10_000, 70));
+        assertThat(floored.collected(40 * MB)).isEqualTo(new Flags(10_000, 62));
+        assertThat(floored.collected(40 * MB)).as("same use, same ratio").isNull();
+        assertThat(floored.collected(70 * MB)).isEqualTo(BUSY);
+        floored.look(70 * MB, 140 * MB);
+        floored.look(70 * MB, 140 * MB);
+        assertThat(floored.collected(30 * MB)).as("idle: the idle ratio is the look's to set").isNull();
+    }
+
+    @Test
     void theIdleRatioIsBetweenThirtyAndSixtyPercent() {
         assertThat(PeriodicCollections.idleMaxFree(0)).isEqualTo(60);
         assertThat(PeriodicCollections.idleMaxFree(33 * MB)).as("64 / 97 is over the ceiling").isEqualTo(60);
@@ -78,12 +103,12 @@ class PeriodicCollectionsTest {
         }
         assertThat(answers).as("busy throughout: nothing changes").isZero();
         assertThat(policy.periodicCollected(224 * MB, 38 * MB)).as("G1 saw 10 s without a collection").isNull();
-        assertThat(policy.periodicCollected(127 * MB, 38 * MB)).as("its remark kept 70% free").isNull();
-        assertThat(policy.periodicCollected(127 * MB, 38 * MB)).isNull();
-        assertThat(policy.periodicCollected(127 * MB, 38 * MB)).isNull();
-        assertThat(policy.periodicCollected(127 * MB, 38 * MB)).isEqualTo(BUSY_DONE);
+        assertThat(policy.periodicCollected(80 * MB, 38 * MB)).as("its remark kept 50% free").isNull();
+        assertThat(policy.periodicCollected(80 * MB, 38 * MB)).isNull();
+        assertThat(policy.periodicCollected(80 * MB, 38 * MB)).isNull();
+        assertThat(policy.periodicCollected(80 * MB, 38 * MB)).isEqualTo(BUSY_DONE);
         policy.collected(40 * MB);
-        assertThat(policy.look(100 * MB, 127 * MB)).isNull();
+        assertThat(policy.look(70 * MB, 80 * MB)).isNull();
     }
 
     @Test
