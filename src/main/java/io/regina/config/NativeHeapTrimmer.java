@@ -21,9 +21,9 @@ import java.util.regex.Pattern;
  * Gives the C heap's free memory back to the OS every few seconds ({@link TrimSchedule} says when), as
  * {@code -XX:TrimNativeHeapInterval} does when set (it is not a flag a running JVM may change). glibc keeps
  * what the JVM frees, above all the JIT compilers' arenas after a burst of compiling, in its per-thread
- * arenas: 34 MB of a loaded broker's RSS in the paced lane (docs/benchmarks.md, session 22). It runs {@code System.trim_native_heap}, the diagnostic
- * command of JDK 17.0.9 and later; on a JVM without it (or not on glibc, where the command says so) it does
- * nothing.
+ * arenas: 34 MB of a loaded broker's RSS in the paced lane (docs/benchmarks.md, session 22). It runs
+ * {@code System.trim_native_heap}, the diagnostic command of JDK 17.0.9 and later; on a JVM without it (or
+ * not on glibc, where the command says so) it does nothing.
  */
 public final class NativeHeapTrimmer {
     private static final Logger LOG = LoggerFactory.getLogger(NativeHeapTrimmer.class);

@@ -115,9 +115,7 @@ final class PeriodicCollections {
         if (idle) {
             return null;
         }
-        Flags before = last;
-        Flags now = flags();
-        return now.equals(before) ? null : now;
+        return changedFlags();
     }
 
     /**
@@ -136,9 +134,7 @@ final class PeriodicCollections {
         if (++fruitless >= FRUITLESS_LIMIT) {
             done = true;
         }
-        Flags before = last;
-        Flags now = flags();
-        return now.equals(before) ? null : now;
+        return changedFlags();
     }
 
     /**
@@ -173,6 +169,13 @@ final class PeriodicCollections {
     private void countAfresh(long committedBytes) {
         reference = committedBytes;
         fruitless = 0;
+    }
+
+    /** The flags now, or null when they are the ones last returned. */
+    private Flags changedFlags() {
+        Flags before = last;
+        Flags now = flags();
+        return now.equals(before) ? null : now;
     }
 
     private Flags flags() {
