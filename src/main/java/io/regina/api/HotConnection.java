@@ -64,6 +64,7 @@ final class HotConnection extends ChannelDuplexHandler {
 
     /** This connection's worker loop, once a request is served here. */
     private NextPops.Slot slot;
+    private final RepeatedQuery queries = new RepeatedQuery();
     /** Requests passed on whose answer Reactor Netty has not fully written. */
     private int passedOn;
     /** The request being read or served here, if any. */
@@ -204,7 +205,7 @@ final class HotConnection extends ChannelDuplexHandler {
         if (slot == null) {
             slot = nextPops.slot(ctx.executor());
         }
-        HotRequest request = served.request(bodies, slot);
+        HotRequest request = served.request(bodies, slot, queries.of(served.rawQuery));
         Answer answer = new Answer(ctx, served);
         served.subscription = answer;
         try {
@@ -422,11 +423,11 @@ final class HotConnection extends ChannelDuplexHandler {
             received += n;
         }
 
-        HotRequest request(JsonBodies bodies, NextPops.Slot slot) {
+        HotRequest request(JsonBodies bodies, NextPops.Slot slot, Map<String, String> query) {
             return new HotRequest() {
                 @Override
                 public Map<String, String> query() {
-                    return HotPaths.query(rawQuery);
+                    return query;
                 }
 
                 @Override

@@ -19,10 +19,11 @@ final class Window {
     Window(QueueSystem system, int clockTicks) throws IOException {
         this.system = system;
         this.stats = new ProcessStats(system.pid(), clockTicks);
+        // the counters first: reading them is a request to the broker, which close() leaves out too
+        this.writesAtOpen = durableWrites(system);
         this.cpuAtOpen = stats.cpuSeconds();
         this.compilerAtOpen = stats.compilerCpuSeconds();
         this.requestsAtOpen = system.requests();
-        this.writesAtOpen = durableWrites(system);
     }
 
     private static long[] durableWrites(QueueSystem system) throws IOException {
