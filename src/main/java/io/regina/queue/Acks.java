@@ -95,7 +95,7 @@ final class Acks {
         Claim given = claim == null ? handedBack.get(cursor) : null;
         boolean inHandedBack = given != null && given.holds(message.seq)
                 && (!leaseGiven || given.lease.id.equals(item.leaseId()));
-        boolean settled = cursor.isConsumed(message.seq) || (claim != null && claim.resolved.contains(message.seq));
+        boolean settled = cursor.isConsumed(message.seq) || (claim != null && claim.isResolved(message.seq));
         Rejection refusal = leaseGiven && !inHandedBack
                 && (claim == null || !claim.lease.id.equals(item.leaseId()) || claim.lease.expiresAt <= now)
                 ? Rejection.LEASE_INVALID : null;
@@ -179,7 +179,7 @@ final class Acks {
             if (claim == null) {
                 continue;
             }
-            for (long seq : claim.seqs) {
+            for (long seq : claim.seqs()) {
                 Message leased = partition.log.get(seq);
                 if (leased != null && leased.hasTransactionId(transactionId)) {
                     return leased;
@@ -205,7 +205,7 @@ final class Acks {
         if (claim == null) {
             return false;
         }
-        claim.resolved.add(seq);
+        claim.resolve(seq);
         if (!claim.allResolved()) {
             return false;
         }

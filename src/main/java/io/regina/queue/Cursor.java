@@ -1,9 +1,6 @@
 package io.regina.queue;
 
-import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -14,7 +11,7 @@ import java.util.TreeSet;
  *
  * <p>An entry is {@code CONSUMED} for the group before {@code next} or in {@code doneAhead},
  * {@code LEASED} while its claim holds it, else {@code PENDING} ({@link #stateOf(long)}). Its moves are
- * {@link #consume(long, MessageState)}, {@link #lease(Claim, List)}, {@link #releaseClaim()} and
+ * {@link #consume(long, MessageState)}, {@link #lease(Claim, long[], int)}, {@link #releaseClaim()} and
  * {@link #moveTo(long)}, each checked against the {@link MessageState} table.
  */
 final class Cursor {
@@ -35,7 +32,12 @@ final class Cursor {
     }
 
     boolean isConsumed(long seq) {
-        return seq < next || doneAhead.contains(seq);
+        return seq < next || isDoneAhead(seq);
+    }
+
+    /** Whether {@code seq} was consumed out of order; asked without boxing it when none was, as is usual. */
+    boolean isDoneAhead(long seq) {
+        return !doneAhead.isEmpty() && doneAhead.contains(seq);
     }
 
     int attempts(Message message) {
@@ -70,11 +72,11 @@ final class Cursor {
     }
 
     /** Puts pending entries under the claim of a lease. */
-    void lease(Claim held, List<Long> seqs) {
-        for (long seq : seqs) {
-            MessageState.transition(stateOf(seq), MessageState.LEASED);
+    void lease(Claim held, long[] seqs, int count) {
+        for (int i = 0; i < count; i++) {
+            MessageState.transition(stateOf(seqs[i]), MessageState.LEASED);
         }
-        held.seqs.addAll(seqs);
+        held.hold(seqs, count);
         claim = held;
     }
 
@@ -84,8 +86,8 @@ final class Cursor {
         if (held == null) {
             return null;
         }
-        for (long seq : held.seqs) {
-            if (!held.resolved.contains(seq)) {
+        for (long seq : held.seqs()) {
+            if (!held.isResolved(seq)) {
                 MessageState.transition(stateOf(seq), MessageState.PENDING);
             }
         }
@@ -124,11 +126,9 @@ final class Cursor {
     /** Whether an entry this group may be delivered lies beyond its claim's, ignoring timing options. */
     boolean hasMoreThanClaimed() {
         MessageLog log = partition.log;
-        // a claim of a few entries is looked through as it is; a large one once, as a set
-        Collection<Long> claimed = claim == null ? List.of()
-                : claim.seqs.size() <= 8 ? claim.seqs : new HashSet<>(claim.seqs);
+        Claim claimed = claim;
         for (long seq = next; seq < log.tailSeq(); seq++) {
-            if (doneAhead.contains(seq) || claimed.contains(seq)) {
+            if (claimed != null && claimed.holds(seq) || isDoneAhead(seq)) {
                 continue;
             }
             Message entry = log.get(seq);
@@ -143,7 +143,7 @@ final class Cursor {
     Message firstDeliverable() {
         MessageLog log = partition.log;
         for (long seq = next; seq < log.tailSeq(); seq++) {
-            if (doneAhead.contains(seq)) {
+            if (isDoneAhead(seq)) {
                 continue;
             }
             Message entry = log.get(seq);

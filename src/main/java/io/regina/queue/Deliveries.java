@@ -3,6 +3,7 @@ package io.regina.queue;
 import io.regina.queue.Result.Delivery;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 
@@ -217,9 +218,10 @@ final class Deliveries {
         QueueOptions options = partition.queue.options;
         long createdCutoff = options.delayedProcessing() > 0 ? now - options.delayedProcessing() * 1000L
                 : Long.MAX_VALUE;
-        List<Long> taken = new ArrayList<>();
-        for (long seq = cursor.next; seq < partition.log.tailSeq() && taken.size() < budget; seq++) {
-            if (cursor.doneAhead.contains(seq)) {
+        long[] taken = new long[Math.max(1, Math.min(budget, 16))];
+        int count = 0;
+        for (long seq = cursor.next; seq < partition.log.tailSeq() && count < budget; seq++) {
+            if (cursor.isDoneAhead(seq)) {
                 continue;
             }
             Message message = partition.log.get(seq);
@@ -234,23 +236,26 @@ final class Deliveries {
             delivered.add(new Delivery(id, message.transactionId(id), message.traceId,
                     state.bodies.get(message.bodyRef), message.producerSub, message.createdAt, partition.id,
                     partition.name, leaseId, cursor.group.name, cursor.attempts(message)));
-            taken.add(seq);
+            if (count == taken.length) {
+                taken = Arrays.copyOf(taken, Math.min(budget, 2 * count));
+            }
+            taken[count++] = seq;
         }
-        if (taken.isEmpty()) {
+        if (count == 0) {
             return 0;
         }
         if (lease == null) {
-            for (long seq : taken) {
-                cursor.consume(seq, MessageState.CONSUMED);
+            for (int i = 0; i < count; i++) {
+                cursor.consume(taken[i], MessageState.CONSUMED);
             }
             state.retention.compact(partition);
             cursor.markMaybeReady();
         } else {
             Claim claim = new Claim(lease, cursor);
-            cursor.lease(claim, taken);
+            cursor.lease(claim, taken, count);
             lease.claims.add(claim);
         }
-        return taken.size();
+        return count;
     }
 
     /** The group of that name on the queue, created on its first read from where its subscription says. */

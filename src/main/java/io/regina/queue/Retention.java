@@ -105,7 +105,7 @@ final class Retention {
                 Cursor cursor = group.cursors.get(partition.name);
                 keepFrom = Math.min(keepFrom, cursor.next);
                 if (cursor.claim != null) {
-                    for (long seq : cursor.claim.seqs) {
+                    for (long seq : cursor.claim.seqs()) {
                         keepFrom = Math.min(keepFrom, seq);
                     }
                 }
@@ -136,7 +136,7 @@ final class Retention {
     private static boolean leasedByAnyGroup(BrokerQueue queue, Partition partition, long seq) {
         for (Group group : queue.groups.values()) {
             Cursor cursor = group.cursors.get(partition.name);
-            if (cursor.claim != null && cursor.claim.holds(seq) && !cursor.claim.resolved.contains(seq)) {
+            if (cursor.claim != null && cursor.claim.holds(seq) && !cursor.claim.isResolved(seq)) {
                 return true;
             }
         }

@@ -68,8 +68,8 @@ final class StateImage {
             out.writeInt(lease.claims.size());
             for (Claim claim : lease.claims) {
                 out.writeString(claim.cursor.partition.name);
-                writeLongs(out, claim.seqs);
-                writeLongs(out, sorted(claim.resolved));
+                writeLongs(out, claim.seqs());
+                writeLongs(out, claim.resolvedSeqs());
             }
         }
         FailedJob[] rows = state.failedJobs.all().toArray(new FailedJob[0]);
@@ -202,8 +202,11 @@ final class StateImage {
             for (int c = in.readInt(); c > 0; c--) {
                 Cursor cursor = group.cursors.get(in.readString());
                 Claim claim = new Claim(lease, cursor);
-                claim.seqs.addAll(readLongs(in));
-                claim.resolved.addAll(readLongs(in));
+                long[] held = readLongs(in).stream().mapToLong(Long::longValue).toArray();
+                claim.hold(held, held.length);
+                for (long seq : readLongs(in)) {
+                    claim.resolve(seq);
+                }
                 cursor.claim = claim;
                 lease.claims.add(claim);
             }
@@ -288,6 +291,13 @@ final class StateImage {
         values.forEach(out::writeLong);
     }
 
+    private static void writeLongs(StateWriter out, long[] values) {
+        out.writeInt(values.length);
+        for (long value : values) {
+            out.writeLong(value);
+        }
+    }
+
     private static List<Long> readLongs(StateReader in) {
         int count = in.readInt();
         List<Long> values = new ArrayList<>(count);
@@ -297,9 +307,4 @@ final class StateImage {
         return values;
     }
 
-    private static List<Long> sorted(java.util.Set<Long> values) {
-        List<Long> list = new ArrayList<>(values);
-        list.sort(null);
-        return list;
-    }
 }

@@ -153,7 +153,7 @@ final class StateView implements BrokerView {
             long unconsumed = partition.log.tailSeq() - start - (cursor == null ? 0 : cursor.doneAhead.size());
             long leased = 0;
             if (cursor != null && cursor.claim != null) {
-                leased = cursor.claim.seqs.size() - cursor.claim.resolved.size();
+                leased = cursor.claim.unresolvedCount();
             }
             reserved += leased;
             pending += Math.max(0, unconsumed - leased);
