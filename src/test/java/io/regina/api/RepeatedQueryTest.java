@@ -22,6 +22,15 @@ class RepeatedQueryTest {
     }
 
     @Test
+    void theAcksBetweenAWorkersPopsLeaveItsQueryRead() {
+        Map<String, String> pop = queries.of("batch=1&wait=true");
+
+        assertThat(queries.of(null)).isEmpty();
+        assertThat(queries.of("batch=1&wait=true")).isSameAs(pop);
+        assertThatThrownBy(() -> queries.of(null).put("batch", "1")).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
     void aChangedQueryIsReadAsWrittenAndTheFirstOneAgainAfterIt() {
         assertThat(queries.of("batch=1&wait=true")).containsOnly(Map.entry("batch", "1"), Map.entry("wait", "true"));
         Map<String, String> changed = queries.of("batch=5&consumerGroup=a%20b&autoAck");
