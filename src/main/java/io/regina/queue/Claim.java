@@ -11,6 +11,7 @@ final class Claim {
     /** Up to this many entries are looked up one by one; more by binary search when they ascend. */
     private static final int SCANNED = 16;
     private static final long[] NONE = {};
+    private static final boolean[] NONE_RESOLVED = {};
 
     final Lease lease;
     final Cursor cursor;
@@ -19,7 +20,7 @@ final class Claim {
     /** Whether {@link #seqs} ascend, as a pop takes them (from the cursor on, in log order). */
     private boolean ascending = true;
     /** Whether each entry of {@link #seqs}, by position, is resolved. */
-    private boolean[] resolved = new boolean[0];
+    private boolean[] resolved = NONE_RESOLVED;
     private int resolvedCount;
 
     Claim(Lease lease, Cursor cursor) {
@@ -43,10 +44,6 @@ final class Claim {
     /** The delivered entries, in delivery order; the caller must not change the array. */
     long[] seqs() {
         return seqs;
-    }
-
-    int size() {
-        return seqs.length;
     }
 
     boolean holds(long seq) {
