@@ -2,6 +2,7 @@ package io.regina.queue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.function.IntFunction;
 
 /**
  * Keeps message bodies on the heap packed in large byte slabs, each body its UTF-8 bytes behind a header;
@@ -40,6 +41,16 @@ public final class SlabMessageStore implements MessageStore {
     private byte[] spare;
     private long bytes;
     private long count;
+    /** Allocates a slab's array; a test stands in a heap without room for large ones. */
+    private final IntFunction<byte[]> allocate;
+
+    public SlabMessageStore() {
+        this(byte[]::new);
+    }
+
+    SlabMessageStore(IntFunction<byte[]> allocate) {
+        this.allocate = allocate;
+    }
 
     @Override
     public long put(String payload) {
@@ -167,16 +178,37 @@ public final class SlabMessageStore implements MessageStore {
         }
         byte[] slab;
         if (needed > MAX_SLAB) {
-            slab = new byte[needed];
+            slab = allocate.apply(needed);
         } else if (spare != null) {
             slab = spare;
             spare = null;
         } else {
-            slab = new byte[Math.max(nextSize, needed)];
-            nextSize = Math.min(nextSize * 2, MAX_SLAB);
+            slab = newSlab(Math.max(nextSize, needed), needed);
         }
         current = append(slab);
         fill = 0;
+    }
+
+    /**
+     * A slab of {@code size} bytes, or a small one when the heap has no room for that: G1 puts an array over half
+     * a region in free regions of its own, side by side, which a heap the broker nearly fills may not have (a
+     * 4 MB slab on a 192 MB heap's 1 MB regions failed where the body fitted, and the apply thread that threw
+     * stopped the broker). Only where bodies are kept changes, never what is stored. Slabs then grow again
+     * from the first size.
+     */
+    private byte[] newSlab(int size, int needed) {
+        try {
+            byte[] slab = allocate.apply(size);
+            nextSize = Math.min(nextSize * 2, MAX_SLAB);
+            return slab;
+        } catch (OutOfMemoryError full) {
+            int small = Math.max(FIRST_SLAB, needed);
+            if (small >= size) {
+                throw full;
+            }
+            nextSize = FIRST_SLAB;
+            return allocate.apply(small);
+        }
     }
 
     /** Adds a slab after the newest; the index it has now. */

@@ -439,7 +439,18 @@ public class BrokerStateMachine<S> extends BaseStateMachine {
             long now = lastNow;
             S current = state;
             ByteSink image = ByteSink.chunked();
-            Consumer<StateWriter> rest = adapter.captureTo(current, image);
+            Consumer<StateWriter> rest;
+            try {
+                rest = adapter.captureTo(current, image);
+            } catch (OutOfMemoryError full) {
+                // the image is a copy of the state, and a heap the state nearly fills has no room for it: its
+                // pieces are garbage now, the state is untouched (read under the lock) and the log keeps every
+                // entry since the last snapshot. Thrown on, Ratis' apply thread would stop and the broker with it.
+                snapshotPace.deferred();
+                LOG.warn("{}: snapshot at index {} skipped, no room on the heap for a copy of the state; the log "
+                        + "keeps its entries and the next try waits for as much log again", this, applied.getIndex());
+                return null;
+            }
             snapshotPace.captured();
             long captured = System.nanoTime();
             return new SnapshotWriter.Captured() {

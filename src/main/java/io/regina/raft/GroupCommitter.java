@@ -7,6 +7,7 @@ import io.regina.queue.Result;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
@@ -125,9 +126,7 @@ public final class GroupCommitter implements AutoCloseable {
             } catch (OutOfMemoryError e) {
                 // a command the heap cannot hold twice is refused as a full memory refuses a push (429),
                 // rather than fail the request on its event loop; its bytes are garbage once refused
-                Runtime runtime = Runtime.getRuntime();
-                futures.add(CompletableFuture.completedFuture(Rejection.MEMORY_FULL.reject(
-                        (runtime.totalMemory() - runtime.freeMemory()) >> 20, runtime.maxMemory() >> 20)));
+                futures.add(CompletableFuture.completedFuture(memoryFull()));
                 continue;
             }
             if (encoded.length > limits.maxCommandBytes()) {
@@ -154,6 +153,12 @@ public final class GroupCommitter implements AutoCloseable {
         }
         batches.forEach(this::send);
         return futures;
+    }
+
+    private static Result memoryFull() {
+        Runtime runtime = Runtime.getRuntime();
+        return Rejection.MEMORY_FULL.reject((runtime.totalMemory() - runtime.freeMemory()) >> 20,
+                runtime.maxMemory() >> 20);
     }
 
     /** Under the lock: the batches that may start now. */
@@ -218,6 +223,10 @@ public final class GroupCommitter implements AutoCloseable {
             reply = sender.send(request);
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
+        } catch (OutOfMemoryError e) {
+            // an entry the heap cannot hold whole (its encoding or Ratis' copy of it) is refused as a full memory
+            // refuses a push; the answer frees its place in the pipeline, which would otherwise wait for it for good
+            reply = CompletableFuture.completedFuture(Collections.nCopies(batch.size(), memoryFull()));
         }
         reply.whenComplete((results, error) -> complete(batch, results, error, started));
     }

@@ -9,7 +9,8 @@ package io.regina.raft;
  * bounded the same way: about one image's worth of log past the snapshot it loads.
  *
  * <p>{@link #logged}, {@link #captured} and {@link #due} run on the apply thread; {@link #written} on the
- * snapshot writer's. A capture whose write failed moves nothing: the next call captures again.
+ * snapshot writer's. A capture whose write failed moves nothing: the next call captures again; a capture the
+ * heap had no room for waits for as much log again ({@link #deferred}).
  */
 final class SnapshotPace {
 
@@ -30,6 +31,14 @@ final class SnapshotPace {
     /** The state was captured for a snapshot, to be {@link #written}. */
     void captured() {
         loggedAtCapture = loggedBytes;
+    }
+
+    /**
+     * A capture found no room on the heap for the image (a copy of the state): the next one waits until as
+     * much again has been logged, rather than fill the heap again at every entry while the state stays large.
+     */
+    void deferred() {
+        loggedAtSnapshotOnDisk = loggedBytes;
     }
 
     /** The last capture is on disk as a snapshot of {@code bytes} (or was loaded from one at start). */

@@ -7,10 +7,42 @@ import java.util.Arrays;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class SlabMessageStoreTest {
 
     private final SlabMessageStore store = new SlabMessageStore();
+
+    @Test
+    void aHeapWithoutRoomForALargeSlabKeepsBodiesInSmallOnes() {
+        List<Integer> asked = new ArrayList<>();
+        SlabMessageStore tight = new SlabMessageStore(size -> {
+            asked.add(size);
+            if (size > 256 * 1024) {
+                throw new OutOfMemoryError("Java heap space");
+            }
+            return new byte[size];
+        });
+        String body = "b".repeat(1000);
+        List<Long> refs = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            refs.add(tight.put(body + i));
+        }
+        for (int i = 0; i < 2000; i++) {
+            assertThat(tight.get(refs.get(i))).isEqualTo(body + i);
+        }
+        assertThat(tight.count()).isEqualTo(2000);
+        assertThat(asked).as("a large slab was asked for, and refused").anyMatch(size -> size > 256 * 1024);
+    }
+
+    @Test
+    void aBodyTheHeapHasNoRoomForAtAllIsNotStored() {
+        SlabMessageStore full = new SlabMessageStore(size -> {
+            throw new OutOfMemoryError("Java heap space");
+        });
+        assertThatThrownBy(() -> full.put("x")).isInstanceOf(OutOfMemoryError.class);
+        assertThat(full.count()).isZero();
+    }
 
     @Test
     void aBodyComesBackAsItWentIn() {

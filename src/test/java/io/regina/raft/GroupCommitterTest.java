@@ -239,6 +239,29 @@ class GroupCommitterTest {
     }
 
     @Test
+    void anEntryTheHeapCannotHoldIsRefusedAsAFullMemoryAndThePipelineGoesOn() throws Exception {
+        List<byte[]> accepted = new CopyOnWriteArrayList<>();
+        GroupCommitter committer = new GroupCommitter(request -> {
+            if (accepted.isEmpty() && sent.isEmpty()) {
+                sent.add(List.of());
+                throw new OutOfMemoryError("Java heap space");
+            }
+            accepted.add(request);
+            return CompletableFuture.completedFuture(List.of(new Result.Cleared("after", 0)));
+        }, metrics, limits(1, Integer.MAX_VALUE, 100, 1 << 20, 1 << 20), clock::get);
+
+        assertThat(committer.submit(new Command.ClearQueue("big")).get(10, TimeUnit.SECONDS))
+                .isInstanceOfSatisfying(Result.Rejected.class, rejected -> {
+                    assertThat(rejected.rejection()).isEqualTo(Rejection.MEMORY_FULL);
+                    assertThat(rejected.message()).contains("memory is full");
+                });
+        assertThat(committer.inflightEntries()).as("the refused entry left the pipeline").isZero();
+        assertThat(committer.submit(new Command.ClearQueue("after")).get(10, TimeUnit.SECONDS))
+                .isInstanceOf(Result.Cleared.class);
+        assertThat(accepted).hasSize(1);
+    }
+
+    @Test
     void aWrongNumberOfResultsFailsTheEntry() throws Exception {
         GroupCommitter committer = committer(GroupCommitter.Limits.defaults());
         CompletableFuture<Result> f = committer.submit(new Command.Tick());

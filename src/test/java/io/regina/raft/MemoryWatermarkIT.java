@@ -44,8 +44,8 @@ class MemoryWatermarkIT {
             assertThat(broker.isAlive()).isTrue();
             HttpResponse<String> health = broker.send("GET", "/health", null);
             assertThat(health.statusCode()).as(health.body() + "\n" + broker.logTail()).isEqualTo(200);
-            assertThat(broker.send("GET", "/api/v1/pop/queue/hog?batch=1&autoAck=true", null).statusCode())
-                    .isEqualTo(200);
+            HttpResponse<String> pop = broker.send("GET", "/api/v1/pop/queue/hog?batch=1&autoAck=true", null);
+            assertThat(pop.statusCode()).as(pop.body() + "\n" + broker.logTail()).isEqualTo(200);
 
             assertThat(broker.send("DELETE", "/api/v1/resources/queues/hog", null).statusCode()).isEqualTo(200);
             broker.await(Duration.ofSeconds(60), "pushes accepted again once the backlog is gone",

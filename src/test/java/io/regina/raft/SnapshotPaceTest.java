@@ -34,6 +34,20 @@ class SnapshotPaceTest {
     }
 
     @Test
+    void aCaptureTheHeapHadNoRoomForWaitsForAsMuchLogAgain() {
+        pace.captured();
+        pace.written(1_000);
+        pace.logged(1_500);
+        assertThat(pace.due()).isTrue();
+        pace.deferred();
+        assertThat(pace.due()).as("not at the next entry").isFalse();
+        pace.logged(999);
+        assertThat(pace.due()).isFalse();
+        pace.logged(1);
+        assertThat(pace.due()).as("an image's worth logged since").isTrue();
+    }
+
+    @Test
     void aLoadedSnapshotSetsTheImageSize() {
         pace.logged(5_000);
         pace.captured();
