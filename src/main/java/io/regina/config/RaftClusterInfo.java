@@ -34,6 +34,12 @@ class RaftClusterInfo implements ClusterInfo, ClusterMembership {
     }
 
     @Override
+    public String stopped() {
+        String why = node.stoppedByItself();
+        return why == null ? null : "raft node " + node.nodeId() + " stopped: its " + why + "; it exits to be restarted";
+    }
+
+    @Override
     public List<Member> add(String id, String address) {
         if (!MEMBER_ID.matcher(id).matches()) {
             throw new MembershipException(MembershipException.Reason.INVALID, "bad member id '" + id

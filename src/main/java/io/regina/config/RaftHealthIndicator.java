@@ -17,7 +17,9 @@ import org.springframework.stereotype.Component;
  * election timeout. Ratis often reacts first (a follower that hears nothing campaigns after an election
  * timeout and forgets its leader; a leader that hears from no majority steps down), which makes the node
  * a candidate and so DOWN; the last-contact check covers the node that has not noticed yet and still
- * names a leader. Down too once Ratis closed the node's log after a failed write: only a restart opens it.
+ * names a leader. Down too once Ratis closed the node's log after a failed write, or the node's division
+ * stopped by itself ({@link RaftNode#stoppedByItself}): only a restart mends those, and {@link StoppedNodeExit}
+ * does it.
  */
 @Component("raft")
 class RaftHealthIndicator implements HealthIndicator {
@@ -31,6 +33,10 @@ class RaftHealthIndicator implements HealthIndicator {
     public Health health() {
         if (!node.isRunning()) {
             return Health.down().withDetail("role", "STOPPED").build();
+        }
+        String stopped = node.stoppedByItself();
+        if (stopped != null) {
+            return Health.down().withDetail("role", "STOPPED").withDetail("stopped", stopped).build();
         }
         if (!node.logOpen()) {
             return Health.down().withDetail("log", "CLOSED after a failed write (a full disk?): free space, "

@@ -8,4 +8,12 @@ public interface ClusterInfo {
     default String nodeId() {
         return status().nodeId();
     }
+
+    /**
+     * Why this node stopped serving writes until it is restarted (its replication stopped by itself: a failed
+     * log write, an error applying an entry), or null while it serves; never stopped unless overridden.
+     */
+    default String stopped() {
+        return null;
+    }
 }

@@ -87,7 +87,8 @@ public final class GroupCommitter implements AutoCloseable {
 
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private final List<List<Pending>> inflight = new ArrayList<>();
-    private boolean closed;
+    /** Why commands are refused, once the node closes or its division stopped; null while open. */
+    private RuntimeException closedBy;
 
     public GroupCommitter(EntrySender sender, RaftMetrics metrics, Limits limits) {
         this(sender, metrics, limits, System::nanoTime);
@@ -143,9 +144,9 @@ public final class GroupCommitter implements AutoCloseable {
         }
         List<List<Pending>> batches;
         synchronized (this) {
-            if (closed) {
-                IllegalStateException shuttingDown = new IllegalStateException("the raft node is shutting down");
-                accepted.forEach(p -> p.future().completeExceptionally(shuttingDown));
+            if (closedBy != null) {
+                RuntimeException refused = closedBy;
+                accepted.forEach(p -> p.future().completeExceptionally(refused));
                 return futures;
             }
             queue.addAll(accepted);
@@ -244,7 +245,7 @@ public final class GroupCommitter implements AutoCloseable {
         } finally {
             List<List<Pending>> next;
             synchronized (this) {
-                next = closed ? List.of() : takeBatches();
+                next = closedBy != null ? List.of() : takeBatches();
             }
             next.forEach(this::send);
         }
@@ -297,7 +298,7 @@ public final class GroupCommitter implements AutoCloseable {
                 expired.add(queue.poll());
             }
             markIfIdle();
-            next = expired.isEmpty() || closed ? List.of() : takeBatches();
+            next = expired.isEmpty() || closedBy != null ? List.of() : takeBatches();
         }
         if (!expired.isEmpty()) {
             TimeoutException late = new TimeoutException("not committed within " + COMMIT_TIMEOUT.toSeconds() + " s");
@@ -328,13 +329,16 @@ public final class GroupCommitter implements AutoCloseable {
      */
     public void drain(long timeoutMillis) {
         List<Pending> dropped;
+        RuntimeException refused;
         synchronized (this) {
-            closed = true;
+            if (closedBy == null) {
+                closedBy = shuttingDown();
+            }
+            refused = closedBy;
             dropped = new ArrayList<>(queue);
             queue.clear();
         }
-        IllegalStateException shuttingDown = new IllegalStateException("the raft node is shutting down");
-        dropped.forEach(p -> p.future().completeExceptionally(shuttingDown));
+        dropped.forEach(p -> p.future().completeExceptionally(refused));
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (inflightEntries() > 0 && System.nanoTime() < deadline) {
             try {
@@ -349,15 +353,30 @@ public final class GroupCommitter implements AutoCloseable {
     /** Stops accepting commands and fails everything not answered yet. */
     @Override
     public void close() {
+        refuseFromNowOn(shuttingDown());
+    }
+
+    /**
+     * Fails everything not answered yet and every later command with {@code why} (the first reason given
+     * stays): for a node whose division stopped, which will answer nothing again.
+     */
+    public void refuseFromNowOn(RuntimeException why) {
         List<Pending> failed = new ArrayList<>();
+        RuntimeException refused;
         synchronized (this) {
-            closed = true;
+            if (closedBy == null) {
+                closedBy = why;
+            }
+            refused = closedBy;
             failed.addAll(queue);
             queue.clear();
             inflight.forEach(failed::addAll);
             inflight.clear();
         }
-        IllegalStateException shuttingDown = new IllegalStateException("the raft node is shutting down");
-        failed.forEach(p -> p.future().completeExceptionally(shuttingDown));
+        failed.forEach(p -> p.future().completeExceptionally(refused));
+    }
+
+    private static IllegalStateException shuttingDown() {
+        return new IllegalStateException("the raft node is shutting down");
     }
 }

@@ -43,6 +43,7 @@ final class LeaderTicker implements AutoCloseable {
     private final LocalServer local;
     private final GroupCommitter committer;
     private final BrokerStateMachine<?> stateMachine;
+    private final DivisionWatch watch;
     private final ScheduledExecutorService executor;
     private volatile CompletableFuture<Result> lastTick = CompletableFuture.completedFuture(null);
     private long lastTickAt;
@@ -58,15 +59,19 @@ final class LeaderTicker implements AutoCloseable {
     private boolean closed;
 
     LeaderTicker(RaftNodeSettings settings, LocalServer local, GroupCommitter committer,
-            BrokerStateMachine<?> stateMachine, ScheduledExecutorService executor) {
+            BrokerStateMachine<?> stateMachine, DivisionWatch watch, ScheduledExecutorService executor) {
         this.settings = settings;
         this.local = local;
         this.committer = committer;
         this.stateMachine = stateMachine;
+        this.watch = watch;
         this.executor = executor;
     }
 
-    /** Starts looking for due ticks and for submissions not committed in time ({@link GroupCommitter#expire}). */
+    /**
+     * Starts looking for due ticks, for submissions not committed in time ({@link GroupCommitter#expire}) and
+     * for a division that stopped by itself ({@link DivisionWatch}).
+     */
     void start() {
         synchronized (plan) {
             scheduleAt(System.currentTimeMillis() + TIMER_CHECK_MS);
@@ -119,6 +124,7 @@ final class LeaderTicker implements AutoCloseable {
 
     /** Ticks if due; returns when to look next. */
     private long tick() {
+        watch.check();
         committer.expire(System.nanoTime());
         long now = System.currentTimeMillis();
         RaftServer.Division d = local.division();

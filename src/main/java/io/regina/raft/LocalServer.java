@@ -112,6 +112,25 @@ final class LocalServer {
         return server != null && !closing;
     }
 
+    /**
+     * What stopped this node's division without a close of ours, or null while it runs (or was never
+     * started, or is closing): Ratis closes the division when its state machine throws an {@code Error}, and
+     * its log when a log write fails (a full disk, an I/O error). Either way only a restart brings it back.
+     */
+    String stoppedByItself() {
+        RaftServer.Division d = division;
+        if (d == null || closing) {
+            return null;
+        }
+        if (!d.getInfo().isAlive()) {
+            return "division is " + d.getInfo().getLifeCycleState() + " (its state machine or log failed)";
+        }
+        if (!d.getRaftLog().isOpened()) {
+            return "log is closed after a failed write (a full disk?)";
+        }
+        return null;
+    }
+
     boolean isClosing() {
         return closing;
     }

@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -53,6 +54,7 @@ public final class RaftNode implements AutoCloseable {
     private final LocalServer local;
     private final LeaderRouter router;
     private final GroupCommitter committer;
+    private final DivisionWatch watch;
     private final LeaderTicker ticker;
     private final NodeStatus status;
     private final Membership membership;
@@ -70,7 +72,8 @@ public final class RaftNode implements AutoCloseable {
         this.local = new LocalServer(settings, group, stateMachine);
         this.router = new LeaderRouter(settings, group, local, stateMachine.localAnswers(), forwardExecutor, metrics);
         this.committer = new GroupCommitter(router::send, metrics, settings.limits());
-        this.ticker = new LeaderTicker(settings, local, committer, stateMachine,
+        this.watch = new DivisionWatch(settings.nodeId(), local, committer);
+        this.ticker = new LeaderTicker(settings, local, committer, stateMachine, watch,
                 Executors.newSingleThreadScheduledExecutor(daemonThreads("regina-raft-tick-" + settings.nodeId())));
         stateMachine.onTimerDue(ticker::timerDue);
         this.status = new NodeStatus(settings, local, stateMachine);
@@ -122,6 +125,19 @@ public final class RaftNode implements AutoCloseable {
     public boolean logOpen() {
         RaftServer.Division division = local.division();
         return division != null && division.getRaftLog().isOpened();
+    }
+
+    /**
+     * Why this node's division stopped without {@link #close()} (its state machine threw an {@code Error}, a
+     * log write failed), or null while it has not: such a node refuses every write until restarted.
+     */
+    public String stoppedByItself() {
+        return watch.stopped();
+    }
+
+    /** Calls {@code listener} once with the reason, within a second of the division stopping by itself. */
+    public void onStoppedByItself(Consumer<String> listener) {
+        watch.onStopped(listener);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.regina.faults;
 
 import io.regina.testing.BrokerProcess;
+import io.regina.testing.FreePorts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -80,6 +82,67 @@ class DiskFullIT {
                 report.assertClean();
                 assertThat(report.acknowledged()).as("the load ran").isGreaterThan(100);
                 assertThat(node.isAlive()).as("the node is up").isTrue();
+            }
+        }
+    }
+
+    /**
+     * Without a reserve (0 bytes) the disk really fills under a node's Raft log, and Ratis closes the log: the
+     * node can commit nothing until restarted. It says so at once (503 {@code UNAVAILABLE} saying it must be
+     * restarted, not a 20 s timeout per write) and exits with 70 for its supervisor; restarted once space is
+     * freed, it has every push it acknowledged, once.
+     */
+    @Test
+    void aLogWriteThatFailsOnAFullDiskMakesTheNodeExitAndItsRestartKeepsEveryAcknowledgedPush(@TempDir Path dir)
+            throws Exception {
+        try (SmallDisk disk = SmallDisk.mount(dir.resolve("disk"), 64)) {
+            // the node's data directory is the small disk; its log file stays beside it, on the big one
+            Path data = Files.createSymbolicLink(dir.resolve("n1"), disk.path());
+            try (BrokerProcess node = new BrokerProcess(data, FreePorts.next(), FreePorts.next(),
+                    "--regina.disk.reserve-bytes=0")) {
+                node.start();
+                configureProbeQueue(node);
+                List<String> acknowledged = new ArrayList<>();
+                for (int i = 0; i < 10; i++) {
+                    String id = "before-" + i;
+                    assertThat(probePush(node, id).statusCode()).isEqualTo(201);
+                    acknowledged.add(id);
+                }
+                disk.fillLeaving(0);
+                String padding = "x".repeat(100_000);
+                HttpResponse<String> refused = null;
+                for (int i = 0; i < 2_000 && refused == null; i++) {
+                    String id = "full-" + i;
+                    HttpResponse<String> answer = node.send("POST", "/api/v1/push", "{\"items\":[{\"queue\":\""
+                            + PROBE_QUEUE + "\",\"transactionId\":\"" + id + "\",\"payload\":{\"pad\":\"" + padding
+                            + "\"}}]}", Duration.ofSeconds(5));
+                    if (answer.statusCode() == 201) {
+                        acknowledged.add(id);
+                    } else {
+                        refused = answer;
+                    }
+                }
+                assertThat(refused).as("a push refused once the log cannot be written").isNotNull();
+                assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
+                assertThat(JSON.readTree(refused.body()).get("error").asString()).contains("must be restarted");
+
+                assertThat(node.awaitExit(Duration.ofSeconds(60))).as("the exit code").isEqualTo(70);
+                assertThat(Files.readString(node.logFile().toPath())).contains("exiting with 70");
+
+                disk.free();
+                node.start();
+                List<String> kept = new ArrayList<>();
+                for (int popped = -1; popped != 0; ) {
+                    HttpResponse<String> pop = node.send("GET", "/api/v1/pop/queue/" + PROBE_QUEUE
+                            + "?batch=100&autoAck=true", null, ANSWERED_WITHIN);
+                    JsonNode messages = pop.statusCode() == 204 ? null : JSON.readTree(pop.body()).get("messages");
+                    popped = messages == null ? 0 : messages.size();
+                    for (int m = 0; m < popped; m++) {
+                        kept.add(messages.get(m).get("transactionId").asString());
+                    }
+                }
+                assertThat(kept).as("no push twice").doesNotHaveDuplicates();
+                assertThat(kept).as("every acknowledged push, after the restart").containsAll(acknowledged);
             }
         }
     }

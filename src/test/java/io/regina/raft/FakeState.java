@@ -138,6 +138,9 @@ final class FakeState {
         if (command instanceof Command.ClearQueue c && "boom".equals(c.queue())) {
             throw new IllegalStateException("a domain bug");
         }
+        if (command instanceof Command.ClearQueue c && "error".equals(c.queue())) {
+            throw new AssertionError("an error no apply can answer (as an OutOfMemoryError)");
+        }
         return new Result.Rejected(Rejection.INVALID_REQUEST, "the fake state does not do " + command);
     }
 

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -294,6 +295,32 @@ class RaftNodeTest {
             assertThat(node.submit(FakeState.push("q", "m")).get(30, TimeUnit.SECONDS))
                     .isInstanceOf(Result.Pushed.class);
         }
+    }
+
+    @Test
+    void aNodeWhoseDivisionStopsByItselfRefusesEveryWriteAtOnceSaysWhyAndStillCloses() throws Exception {
+        RaftMetrics metrics = new RaftMetrics();
+        BrokerStateMachine<FakeState> machine = fakeMachine(metrics);
+        RaftNode node = new RaftNode(settings(FakeState.freePort()).withTickIntervalMs(0), machine, metrics);
+        List<String> heard = new CopyOnWriteList();
+        node.onStoppedByItself(heard::add);
+        node.start();
+        assertThat(node.submit(FakeState.push("q", "m1")).get(30, TimeUnit.SECONDS)).isInstanceOf(Result.Pushed.class);
+        assertThat(node.stoppedByItself()).isNull();
+
+        CompletableFuture<Result> fatal = node.submit(new Command.ClearQueue("error"));
+        // answered once the stop is noticed, not when the 20 s commit timeout runs out
+        assertThatThrownBy(() -> fatal.get(10, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .hasMessageContaining("this raft node stopped").hasMessageContaining("must be restarted");
+        assertThat(node.stoppedByItself()).contains("division is");
+        assertThat(heard).containsExactly(node.stoppedByItself());
+        assertThatThrownBy(() -> node.submit(FakeState.push("q", "m2")).get(1, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class).hasMessageContaining("must be restarted");
+
+        CompletableFuture<Void> closing = CompletableFuture.runAsync(node::close);
+        closing.get(30, TimeUnit.SECONDS);
+        assertThat(heard).as("heard once").hasSize(1);
     }
 
     @Test

@@ -139,6 +139,14 @@ public final class BrokerProcess implements AutoCloseable {
         }
     }
 
+    /** Waits for the process to exit by itself; its exit code, or an AssertionError with the log tail. */
+    public int awaitExit(Duration timeout) throws InterruptedException {
+        if (process == null || !process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("broker " + baseUrl() + " still running after " + timeout + ":\n" + logTail());
+        }
+        return process.exitValue();
+    }
+
     public boolean isAlive() {
         return process != null && process.isAlive();
     }

@@ -1,5 +1,6 @@
 package io.regina.api.dto;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import tools.jackson.databind.JsonNode;
 
 import java.util.List;
@@ -9,7 +10,9 @@ public final class SystemBodies {
     private SystemBodies() {
     }
 
-    public record Health(String status, String database, String server, String version) {
+    /** {@code error} only when unhealthy, as Queen's. */
+    public record Health(String status, String database, String server, String version,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) String error) {
     }
 
     public record Cluster(String nodeId, String role, String leaderId, long term, long commitIndex, long appliedIndex,
