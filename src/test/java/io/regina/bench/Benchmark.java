@@ -140,10 +140,11 @@ public final class Benchmark {
         sb.append("| pool lane | workers ").append(settings.poolWorkers()).append(" × jobs of ")
                 .append(settings.poolJobMillis()).append(" ms, ").append(String.format("%,d", settings.poolJobs()))
                 .append(" jobs enqueued first; Regina queues configured with stripes = workers; unrecorded warm-up "
-                        + "drains first by 16 workers, in turn with each of the lanes' job lengths (Regina at least 20 s "
+                        + "drains first, in turn with each of the lanes' worker counts and job lengths (Regina at least 20 s "
                         + "quick / 60 s full and then until its last 3 s of rounds spent under 5% of its CPU in JIT "
                         + "compiler threads, at most 120 s / 240 s; its ack+pop path likewise from 5 s; the peers 5 s); "
-                        + "\"broker CPU in JIT compilers\" is that share in the measured run |\n");
+                        + "and each system's measured drain follows an unrecorded one of the same shape (a quarter of the "
+                        + "jobs, at least 2,000); \"broker CPU in JIT compilers\" is that share in the measured run |\n");
         sb.append("| paced lane | ").append(settings.rates()).append(" jobs/s for ").append(settings.pacedSeconds())
                 .append(" s, 16 workers × 10 ms, one job per push from up to 32 pushers; latency from each job's "
                         + "scheduled dispatch time to its ack returned (HdrHistogram), push p50 / p95 / p99 from "

@@ -1,5 +1,6 @@
 package io.regina.bench;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -27,6 +28,7 @@ final class PoolLane {
                         + String.format("%,d", jobs) + " jobs";
                 for (int run = 1; run <= settings.runs(); run++) {
                     for (QueueSystem s : settings.order(systems, run)) {
+                        preRun(s, run, workers, jobMs, jobs);
                         Benchmark.LOG.printf("[pool run %d] %s: %s%n", run, s.name(), condition);
                         measure(s, run, workers, jobMs, jobs, condition);
                     }
@@ -52,6 +54,25 @@ final class PoolLane {
             results.fail(NAME, condition, s.name(), run, Benchmark.describe(e));
         }
     }
+
+    /**
+     * An unrecorded drain of the lane's own shape (a quarter of its jobs, at least {@value #MIN_PRE_RUN_JOBS}) just
+     * before each system's measured one: the warm-up's rounds leave a JIT that still compiles what a lane's mix of
+     * types, and the other systems' runs in between, make new, and a measured window of 2-3 s at 8,000-12,000
+     * jobs/s then spent up to 30% of Regina's CPU compiling (session 36). Every system gets it alike.
+     */
+    private void preRun(QueueSystem s, int run, int workers, int jobMs, int jobs) {
+        int preJobs = Math.max(MIN_PRE_RUN_JOBS, jobs / 4);
+        try {
+            Drain d = drain(s, "prerun", run, workers, jobMs, preJobs);
+            Benchmark.LOG.printf("[pool pre-run %d] %s: %s jobs/s, not recorded%s%n", run, s.name(),
+                    Results.fmt(d.jobsPerSecond), d.problem == null ? "" : " — " + d.problem);
+        } catch (Exception e) {
+            Benchmark.LOG.printf("[pool pre-run %d] %s failed: %s%n", run, s.name(), Benchmark.describe(e));
+        }
+    }
+
+    static final int MIN_PRE_RUN_JOBS = 2_000;
 
     /** The outcome of one drain: its rate, its window, and what went wrong (null when the exact set completed). */
     record Drain(double jobsPerSecond, Window window, String problem) {
@@ -93,21 +114,29 @@ final class PoolLane {
     static final int WARM_WINDOW_SECONDS = 3;
 
     /**
-     * Runs drains by 16 workers, unrecorded, in turn with each job length the lanes use (a lane of 10 ms jobs
-     * sends fewer and smaller entries than one of empty jobs, through branches the JIT compiles only when they
-     * run), for at least {@code minSeconds} and then until the rounds of the last {@value #WARM_WINDOW_SECONDS}
-     * s spent less than {@value #WARM_COMPILER_SHARE} of the broker's CPU in JIT compiler threads (at most
-     * {@code maxSeconds}): a broker still compiling is not the steady state a user runs, and its compiler would
-     * be counted in the first lane's CPU per job. Brokers without a JIT stop at the minimum.
+     * Runs drains, unrecorded, in turn with each worker count and job length the lanes use (a lane of 10 ms jobs
+     * sends fewer and smaller entries than one of empty jobs, and 128 workers on 128 stripes take branches 16
+     * never do; the JIT compiles such branches only when they run, and compiled in a lane's few measured seconds
+     * they were up to 29% of its CPU), for at least {@code minSeconds} and then until the rounds of the last
+     * {@value #WARM_WINDOW_SECONDS} s spent less than {@value #WARM_COMPILER_SHARE} of the broker's CPU in JIT
+     * compiler threads (at most {@code maxSeconds}): a broker still compiling is not the steady state a user
+     * runs, and its compiler would be counted in the first lane's CPU per job. Brokers without a JIT stop at the
+     * minimum.
      */
     void warmUp(QueueSystem s, int minSeconds, int maxSeconds) {
         long start = System.nanoTime();
         ProcessStats stats = new ProcessStats(s.pid(), settings.clockTicks());
         CompilerShare window = new CompilerShare(TimeUnit.SECONDS.toNanos(WARM_WINDOW_SECONDS));
-        List<Integer> jobMillis = settings.poolJobMillis();
+        List<int[]> shapes = new ArrayList<>();
+        for (int workers : settings.poolWorkers()) {
+            for (int jobMs : settings.poolJobMillis()) {
+                shapes.add(new int[] {workers, jobMs});
+            }
+        }
         int round = 0;
         do {
-            int jobMs = jobMillis.get(round % jobMillis.size());
+            int workers = shapes.get(round % shapes.size())[0];
+            int jobMs = shapes.get(round % shapes.size())[1];
             round++;
             try {
                 double cpu = stats.cpuSeconds();
@@ -115,12 +144,13 @@ final class PoolLane {
                 if (round == 1) {
                     window.sample(start, cpu, compiler);
                 }
-                Drain d = drain(s, "warmup", round, 16, jobMs, warmUpJobs(jobMs));
+                Drain d = drain(s, "warmup", round, workers, jobMs, warmUpJobs(workers, jobMs));
                 double cpuRound = stats.cpuSeconds() - cpu;
                 double compilerRound = stats.compilerCpuSeconds() - compiler;
                 window.sample(System.nanoTime(), cpu + cpuRound, compiler + compilerRound);
-                Benchmark.LOG.printf("warm-up %s round %d (%s): %s jobs/s, %.0f%% of the broker's CPU compiling, "
-                                + "%s over the last %d s%s%n", s.name(), round, jobMs > 0 ? jobMs + " ms jobs" : "empty jobs",
+                Benchmark.LOG.printf("warm-up %s round %d (%d workers, %s): %s jobs/s, %.0f%% of the broker's CPU "
+                                + "compiling, %s over the last %d s%s%n", s.name(), round, workers,
+                        jobMs > 0 ? jobMs + " ms jobs" : "empty jobs",
                         Results.fmt(d.jobsPerSecond), cpuRound <= 0 ? 0 : 100 * compilerRound / cpuRound,
                         Double.isNaN(window.overWindow()) ? "—" : String.format("%.0f%%", 100 * window.overWindow()),
                         WARM_WINDOW_SECONDS, d.problem == null ? "" : " — " + d.problem);
@@ -135,9 +165,9 @@ final class PoolLane {
         } while (true);
     }
 
-    /** A warm-up round's jobs: about half a second's worth for 16 workers when jobs take time. */
-    private int warmUpJobs(int jobMs) {
+    /** A warm-up round's jobs: at most about half a second's worth when jobs take time. */
+    private int warmUpJobs(int workers, int jobMs) {
         int jobs = settings.quick() ? 2_000 : 5_000;
-        return jobMs > 0 ? Math.min(jobs, 16 * 500 / jobMs) : jobs;
+        return jobMs > 0 ? Math.min(jobs, workers * 500 / jobMs) : jobs;
     }
 }
