@@ -45,8 +45,12 @@ class StoppedNodeExit {
         }, "regina-stopped-node-halt");
         halt.setDaemon(true);
         halt.start();
-        // not on the caller's thread: the node's own ticker, which the close stops
-        new Thread(() -> System.exit(SpringApplication.exit(context, () -> EXIT_CODE)), "regina-stopped-node-exit")
-                .start();
+        // not on the caller's thread: the node's own ticker, which the close stops. Not a daemon, as the
+        // ticker is: once the close ends the server's threads, a JVM left with daemons only starts its own
+        // shutdown with status 0, and System.exit(70) then waits behind it
+        Thread exit = new Thread(() -> System.exit(SpringApplication.exit(context, () -> EXIT_CODE)),
+                "regina-stopped-node-exit");
+        exit.setDaemon(false);
+        exit.start();
     }
 }
