@@ -11,7 +11,8 @@ package io.regina.config;
  * <p>So the broker says whether it is busy or idle: at each look ({@link #LOOK_MS}) it is idle if no
  * collection but periodic ones ran since the last look and the heap filled by less than
  * {@link #IDLE_FILL_BYTES}. Busy, a cycle after {@link #BUSY_INTERVAL_MS} without a collection keeps
- * {@link #BUSY_MAX_FREE}% free (see there); idle, a cycle every {@link #IDLE_INTERVAL_MS} keeps
+ * {@link #BUSY_MAX_FREE}% free (see there), and one after {@link #SOON_INTERVAL_MS} once the heap is well over
+ * what that keeps ({@link #oversized}); idle, a cycle every {@link #IDLE_INTERVAL_MS} keeps
  * {@link #IDLE_ROOM_BYTES} free above what the last collection left, at least {@link #IDLE_MAX_FREE}% and at
  * most {@link #IDLE_MAX_FREE_CEILING}% (see {@link #idleMaxFree}). In either, once {@link #FRUITLESS_LIMIT}
  * periodic collections in a row left the committed heap where it was, they stop
@@ -23,6 +24,15 @@ final class PeriodicCollections {
 
     static final long LOOK_MS = 5_000;
     static final long BUSY_INTERVAL_MS = 10_000;
+    /**
+     * The gap without a collection after which a busy broker whose heap is oversized gets a cycle. A burst grows
+     * the heap, and a steady load after it collects young every second or two and marks nothing: its remarks, the
+     * only shrinks, never came, and the benchmark's paced lanes ran on the 139 MB the pool lanes left where their
+     * ratio keeps ~104 (docs/benchmarks.md, session 37). A second without a collection is a load of at most an
+     * eden a second (~60 MB/s, 1,500 jobs/s); a burst collects several times a second and is left alone, so the
+     * heap is not shrunk under a load that would grow it again at once.
+     */
+    static final long SOON_INTERVAL_MS = 1_000;
     static final long IDLE_INTERVAL_MS = 5_000;
     /**
      * The least free share a busy broker's remark keeps: as much free as used, an eden about the size of what
@@ -63,8 +73,20 @@ final class PeriodicCollections {
     /** A move of the committed heap smaller than this (two of G1's 4 MB regions) is not a move. */
     static final long SLACK_BYTES = 8L << 20;
 
+    /** The least excess over what a busy remark keeps that asks for a cycle soon: four of G1's 4 MB regions. */
+    static final long OVERSIZE_BYTES = 16L << 20;
+
     /**
-     * The free share that keeps a busy heap of {@code usedBytes} at {@code floorBytes} or more, within
+     * What G1's remark counts as used beyond the bytes a collection left: it sizes the heap by the regions in use,
+     * so the survivors' and the old regions' unfilled ends count whole. 7-17 MB in the benchmark's lanes (its
+     * {@code gc+ergo+heap} log: occupancy 54.5 MB where 39.5 lived), which made a remark at the ratio meant to keep
+     * 104 MB keep 151 (docs/benchmarks.md, session 37).
+     */
+    static final long REMARK_WASTE_BYTES = 16L << 20;
+
+    /**
+     * The free share that keeps a busy heap of {@code usedBytes} (and {@link #REMARK_WASTE_BYTES}, as G1's remark
+     * counts) at {@code floorBytes} or more, within
      * {@link #BUSY_MAX_FREE}% and {@link #BUSY_MAX_FREE_CEILING}%. The floor is a little over a quarter of the
      * JVM's initial heap because G1 grows a heap below that quarter by half its distance to the initial heap
      * at once: a remark at 50% took the benchmark's busy heap to 88 MB, under the 96 MB quarter of a 384 MB
@@ -72,7 +94,7 @@ final class PeriodicCollections {
      * grows by a fraction of itself.
      */
     static int busyMaxFree(long usedBytes, long floorBytes) {
-        long used = Math.max(0, usedBytes);
+        long used = Math.max(0, usedBytes) + REMARK_WASTE_BYTES;
         long percent = used >= floorBytes ? 0 : (100 * (floorBytes - used) + floorBytes - 1) / floorBytes;
         return (int) Math.max(BUSY_MAX_FREE, Math.min(BUSY_MAX_FREE_CEILING, percent));
     }
@@ -90,6 +112,11 @@ final class PeriodicCollections {
     private int collectionsSinceLook;
     private long usedAtLook = -1;
     private long usedAfterCollection = -1;
+    private long committedAtLook = -1;
+    /** The committed heap when a cycle asked for soon started, until the next look judges it; else -1. */
+    private long soonCycleFrom = -1;
+    /** A heap a cycle asked for soon did not shrink: none is asked for soon again until it grows past it. */
+    private long soonFruitlessAt = -1;
     private Flags last;
 
     /** {@code busyFloorBytes}: the heap a busy broker's remark should not shrink below ({@link #busyMaxFree}). */
@@ -131,6 +158,10 @@ final class PeriodicCollections {
         if (reference < 0 || Math.abs(committedBytes - reference) > SLACK_BYTES) {
             countAfresh(committedBytes);
         }
+        if (last.intervalMs() == SOON_INTERVAL_MS) {
+            // one cycle a request: G1's periodic check would otherwise collect every second until the next look
+            soonCycleFrom = committedBytes;
+        }
         if (++fruitless >= FRUITLESS_LIMIT) {
             done = true;
         }
@@ -151,6 +182,13 @@ final class PeriodicCollections {
         boolean idleNow = collectionsSinceLook == 0 && usedAtLook >= 0 && usedBytes - usedAtLook < IDLE_FILL_BYTES;
         collectionsSinceLook = 0;
         usedAtLook = usedBytes;
+        committedAtLook = committedBytes;
+        if (soonCycleFrom >= 0) {
+            if (committedBytes >= soonCycleFrom - SLACK_BYTES) {
+                soonFruitlessAt = committedBytes;
+            }
+            soonCycleFrom = -1;
+        }
         if (idleNow != idle) {
             idle = idleNow;
             done = false;
@@ -162,7 +200,19 @@ final class PeriodicCollections {
             countAfresh(committedBytes);
             return flags();
         }
-        return null;
+        return idle ? null : changedFlags();
+    }
+
+    /**
+     * Whether a busy heap of {@code committedBytes} is {@link #OVERSIZE_BYTES} or more over what a remark at
+     * {@code maxFreeRatio}% keeps above {@code usedBytes} (and {@link #REMARK_WASTE_BYTES}).
+     */
+    static boolean oversized(long committedBytes, long usedBytes, int maxFreeRatio) {
+        if (committedBytes < 0 || usedBytes < 0) {
+            return false;
+        }
+        long keeps = (usedBytes + REMARK_WASTE_BYTES) * 100 / (100 - maxFreeRatio);
+        return committedBytes - keeps >= OVERSIZE_BYTES;
     }
 
     /** Fruitless periodic collections are counted from this committed heap on. */
@@ -179,10 +229,13 @@ final class PeriodicCollections {
     }
 
     private Flags flags() {
-        long interval = done ? 0 : idle ? idleIntervalMs : busyIntervalMs;
         // before its first collection a broker's use is what the last look saw
         long used = usedAfterCollection >= 0 ? usedAfterCollection : usedAtLook;
-        last = new Flags(interval, idle ? idleMaxFree(used) : busyMaxFree(used, busyFloorBytes));
+        int ratio = idle ? idleMaxFree(used) : busyMaxFree(used, busyFloorBytes);
+        boolean soon = soonCycleFrom < 0 && oversized(committedAtLook, usedAfterCollection, ratio)
+                && (soonFruitlessAt < 0 || committedAtLook > soonFruitlessAt + SLACK_BYTES);
+        long interval = done ? 0 : idle ? idleIntervalMs : soon ? SOON_INTERVAL_MS : busyIntervalMs;
+        last = new Flags(interval, ratio);
         return last;
     }
 }

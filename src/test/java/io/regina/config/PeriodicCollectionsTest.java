@@ -3,6 +3,9 @@ package io.regina.config;
 import io.regina.config.PeriodicCollections.Flags;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 class PeriodicCollectionsTest {
@@ -10,6 +13,7 @@ class PeriodicCollectionsTest {
     private static final long MB = 1L << 20;
     private static final Flags BUSY = new Flags(10_000, 50);
     private static final Flags BUSY_DONE = new Flags(0, 50);
+    private static final Flags BUSY_SOON = new Flags(1_000, 50);
 
     private final PeriodicCollections policy = new PeriodicCollections(10_000, 5_000, 0);
 
@@ -55,11 +59,14 @@ class PeriodicCollectionsTest {
         long floor = 104 * MB;
         assertThat(PeriodicCollections.busyMaxFree(60 * MB, floor)).as("60 MB used: 120 MB is over the floor")
                 .isEqualTo(50);
-        assertThat(PeriodicCollections.busyMaxFree(40 * MB, floor)).as("64 / 104, rounded up").isEqualTo(62);
-        assertThat(PeriodicCollections.busyMaxFree(10 * MB, floor)).as("the JVM's 70% at most").isEqualTo(70);
+        assertThat(PeriodicCollections.busyMaxFree(40 * MB, floor)).as("56 MB as the remark counts: 112 is over")
+                .isEqualTo(50);
+        assertThat(PeriodicCollections.busyMaxFree(20 * MB, floor)).as("36 as the remark counts: 68 / 104, rounded up")
+                .isEqualTo(66);
+        assertThat(PeriodicCollections.busyMaxFree(0, floor)).as("the JVM's 70% at most").isEqualTo(70);
         assertThat(PeriodicCollections.busyMaxFree(-1, floor)).as("nothing seen yet").isEqualTo(70);
-        long used = 40 * MB;
-        long heapAfterRemark = (long) (used / (1 - PeriodicCollections.busyMaxFree(used, floor) / 100.0));
+        long occupied = 20 * MB + PeriodicCollections.REMARK_WASTE_BYTES;
+        long heapAfterRemark = (long) (occupied / (1 - PeriodicCollections.busyMaxFree(20 * MB, floor) / 100.0));
         assertThat(heapAfterRemark).as("what G1's remark keeps").isBetween(floor, floor + 2 * MB);
     }
 
@@ -67,8 +74,8 @@ class PeriodicCollectionsTest {
     void aBusyBrokersRatioFollowsWhatItsCollectionsLeave() {
         PeriodicCollections floored = new PeriodicCollections(10_000, 5_000, 104 * MB);
         assertThat(floored.initial()).as("nothing collected yet").isEqualTo(new Flags(10_000, 70));
-        assertThat(floored.collected(40 * MB)).isEqualTo(new Flags(10_000, 62));
-        assertThat(floored.collected(40 * MB)).as("same use, same ratio").isNull();
+        assertThat(floored.collected(20 * MB)).isEqualTo(new Flags(10_000, 66));
+        assertThat(floored.collected(20 * MB)).as("same use, same ratio").isNull();
         assertThat(floored.collected(70 * MB)).isEqualTo(BUSY);
         floored.look(70 * MB, 140 * MB);
         floored.look(70 * MB, 140 * MB);
@@ -91,19 +98,23 @@ class PeriodicCollectionsTest {
     void aLightlyLoadedBrokerGetsOneShrinkToItsLoadThenNoMoreCycles() {
         long used = 30 * MB;
         policy.look(used, 224 * MB);
-        int answers = 0;
+        List<Flags> answers = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             // 200 jobs/s: ~8 MB a second fills the heap, a young collection every 10-15 s
             used += 40 * MB;
             if (used > 150 * MB) {
-                policy.collected(35 * MB);
+                answers.add(policy.collected(35 * MB));
                 used = 35 * MB;
             }
-            answers += policy.look(used, 224 * MB) == null ? 0 : 1;
+            answers.add(policy.look(used, 224 * MB));
         }
-        assertThat(answers).as("busy throughout: nothing changes").isZero();
-        assertThat(policy.periodicCollected(224 * MB, 38 * MB)).as("G1 saw 10 s without a collection").isNull();
-        assertThat(policy.periodicCollected(80 * MB, 38 * MB)).as("its remark kept 50% free").isNull();
+        assertThat(answers).as("busy, and 224 MB far over the 70 a remark keeps above 35: one change, to a cycle "
+                + "after a second without a collection").containsOnlyOnce(BUSY_SOON).containsOnly(BUSY_SOON, null);
+        assertThat(policy.periodicCollected(224 * MB, 38 * MB)).as("G1 saw a second without a collection: one "
+                + "cycle, then the busy interval").isEqualTo(BUSY);
+        assertThat(policy.collected(38 * MB)).as("not looked at since").isNull();
+        assertThat(policy.look(70 * MB, 80 * MB)).as("its remark kept 50% free").isNull();
+        assertThat(policy.periodicCollected(80 * MB, 38 * MB)).isNull();
         assertThat(policy.periodicCollected(80 * MB, 38 * MB)).isNull();
         assertThat(policy.periodicCollected(80 * MB, 38 * MB)).isNull();
         assertThat(policy.periodicCollected(80 * MB, 38 * MB)).isEqualTo(BUSY_DONE);
@@ -116,11 +127,14 @@ class PeriodicCollectionsTest {
         policy.look(30 * MB, 400 * MB);
         assertThat(policy.look(30 * MB, 400 * MB)).isEqualTo(new Flags(5_000, 60));
         policy.collected(40 * MB);
-        assertThat(policy.look(90 * MB, 400 * MB)).as("a collection since the last look: busy").isEqualTo(BUSY);
-        for (int i = 0; i < PeriodicCollections.FRUITLESS_LIMIT - 1; i++) {
+        assertThat(policy.look(90 * MB, 400 * MB)).as("a collection since the last look: busy, and 400 MB is far "
+                + "over the 112 a remark at 50% keeps above 40").isEqualTo(BUSY_SOON);
+        assertThat(policy.periodicCollected(400 * MB, 40 * MB)).as("one cycle a request").isEqualTo(BUSY);
+        for (int i = 0; i < PeriodicCollections.FRUITLESS_LIMIT - 2; i++) {
             assertThat(policy.periodicCollected(400 * MB, 40 * MB)).isNull();
         }
-        assertThat(policy.periodicCollected(400 * MB, 40 * MB)).isEqualTo(BUSY_DONE);
+        assertThat(policy.periodicCollected(400 * MB, 40 * MB)).as("four cycles that did not shrink it")
+                .isEqualTo(BUSY_DONE);
         assertThat(policy.look(91 * MB, 400 * MB)).as("idle now: a fresh count").isEqualTo(new Flags(5_000, 60));
     }
 
@@ -135,5 +149,44 @@ class PeriodicCollectionsTest {
         assertThat(policy.look(30 * MB, 64 * MB)).as("idle, within the slack").isNull();
         assertThat(policy.look(30 * MB, 300 * MB)).as("idle, grown (a humongous allocation)")
                 .isEqualTo(new Flags(5_000, 60));
+    }
+
+    @Test
+    void aBusyHeapWellOverWhatItsRatioKeepsGetsACycleSoonAndTheBusyIntervalOnceShrunk() {
+        PeriodicCollections floored = new PeriodicCollections(10_000, 5_000, 104 * MB);
+        floored.collected(38 * MB);
+        assertThat(floored.look(80 * MB, 139 * MB)).as("the paced lane after the pool's bursts: 139 MB where a "
+                + "remark at 50% keeps 108").isEqualTo(BUSY_SOON);
+        floored.collected(38 * MB);
+        assertThat(floored.look(80 * MB, 139 * MB)).as("no remark yet: still soon").isNull();
+        assertThat(floored.periodicCollected(139 * MB, 38 * MB)).as("the cycle's start (its remark comes later): "
+                + "one cycle a request").isEqualTo(BUSY);
+        floored.collected(38 * MB);
+        assertThat(floored.look(80 * MB, 108 * MB)).as("shrunk to what it keeps").isNull();
+        floored.collected(38 * MB);
+        assertThat(floored.look(90 * MB, 108 * MB)).isNull();
+    }
+
+    @Test
+    void aHeapIsOversizedFourRegionsOverWhatARemarkKeeps() {
+        assertThat(PeriodicCollections.oversized(139 * MB, 38 * MB, 50)).as("108 kept, 31 over").isTrue();
+        assertThat(PeriodicCollections.oversized(120 * MB, 38 * MB, 50)).as("12 over: under four regions").isFalse();
+        assertThat(PeriodicCollections.oversized(122 * MB, 20 * MB, 66)).as("105 kept, 17 over").isTrue();
+        assertThat(PeriodicCollections.oversized(139 * MB, -1, 70)).as("nothing collected yet").isFalse();
+        assertThat(PeriodicCollections.oversized(-1, 38 * MB, 50)).as("nothing looked at yet").isFalse();
+    }
+
+    @Test
+    void aBusyBrokerWhoseSoonCycleShrankNothingAsksNoMoreUntilItsHeapGrows() {
+        assertThat(policy.look(60 * MB, 300 * MB)).as("nothing collected yet").isNull();
+        assertThat(policy.collected(40 * MB)).as("300 MB, where a remark at 50% keeps 112").isEqualTo(BUSY_SOON);
+        assertThat(policy.periodicCollected(300 * MB, 40 * MB)).as("the cycle's start").isEqualTo(BUSY);
+        policy.collected(40 * MB);
+        assertThat(policy.look(70 * MB, 300 * MB)).as("its remark gave nothing back: still oversized, not soon again")
+                .isNull();
+        policy.collected(40 * MB);
+        assertThat(policy.look(70 * MB, 300 * MB)).isNull();
+        policy.collected(40 * MB);
+        assertThat(policy.look(70 * MB, 420 * MB)).as("grown past it: soon again").isEqualTo(BUSY_SOON);
     }
 }
