@@ -32,7 +32,8 @@ import java.util.function.Consumer;
  *   <li>{@code G1PeriodicGCInterval} and {@code MaxHeapFreeRatio}, set as {@link PeriodicCollections} says:
  *       while the broker is busy a cycle after 10 s without a collection (and any remark) keeps 50-70% free,
  *       the heap over a quarter of the initial one, and a heap well over that gets a cycle after 1 s without
- *       one; while it is idle a cycle every 5 s keeps 64 MB free above what is used, within 30-60%; in both, none once there is nothing left to return.</li>
+ *       one; while it is idle a cycle every 5 s keeps 64 MB free above what is used, within 30-60%; in both,
+ *       none once there is nothing left to return.</li>
  * </ul>
  * The maximum heap stays the JVM's (a quarter of the machine's memory): messages live on the heap, and
  * the memory watermark refuses pushes before it fills.

@@ -117,6 +117,8 @@ final class PeriodicCollections {
     private long soonCycleFrom = -1;
     /** A heap a cycle asked for soon did not shrink: none is asked for soon again until it grows past it. */
     private long soonFruitlessAt = -1;
+    /** Whether the last flags asked for a cycle after {@link #SOON_INTERVAL_MS}. */
+    private boolean soonAsked;
     private Flags last;
 
     /** {@code busyFloorBytes}: the heap a busy broker's remark should not shrink below ({@link #busyMaxFree}). */
@@ -158,7 +160,7 @@ final class PeriodicCollections {
         if (reference < 0 || Math.abs(committedBytes - reference) > SLACK_BYTES) {
             countAfresh(committedBytes);
         }
-        if (last.intervalMs() == SOON_INTERVAL_MS) {
+        if (soonAsked) {
             // one cycle a request: G1's periodic check would otherwise collect every second until the next look
             soonCycleFrom = committedBytes;
         }
@@ -234,7 +236,8 @@ final class PeriodicCollections {
         int ratio = idle ? idleMaxFree(used) : busyMaxFree(used, busyFloorBytes);
         boolean soon = soonCycleFrom < 0 && oversized(committedAtLook, usedAfterCollection, ratio)
                 && (soonFruitlessAt < 0 || committedAtLook > soonFruitlessAt + SLACK_BYTES);
-        long interval = done ? 0 : idle ? idleIntervalMs : soon ? SOON_INTERVAL_MS : busyIntervalMs;
+        soonAsked = !done && !idle && soon;
+        long interval = done ? 0 : idle ? idleIntervalMs : soonAsked ? SOON_INTERVAL_MS : busyIntervalMs;
         last = new Flags(interval, ratio);
         return last;
     }
