@@ -135,8 +135,8 @@ class QueueController {
             throw ApiException.of(Rejection.QUEUE_NOT_FOUND, queue);
         }
         long now = broker.read(s -> s.lastAppliedTime());
-        long oldestAge = depth.oldestPendingCreatedAt() == 0 ? 0
-                : Math.max(0, Math.max(now, System.currentTimeMillis()) - depth.oldestPendingCreatedAt());
+        long oldest = broker.read(s -> s.oldestPendingCreatedAt(queue));
+        long oldestAge = oldest == 0 ? 0 : Math.max(0, Math.max(now, System.currentTimeMillis()) - oldest);
         return new QueueBodies.Size(queue, depth.size(), depth.pending(), depth.delayed(), depth.reserved(), oldestAge);
     }
 

@@ -60,9 +60,9 @@ class QueuesScreen {
     }
 
     /** What the queue page shows, read at one moment: partitions, the browsed one, groups, dead letters. */
-    private record QueueDetail(Views.QueueSummary summary, int offset, List<Views.PartitionView> partitions,
-                               String browsed, List<Views.MessageView> messages, List<Views.GroupSummary> groups,
-                               FailedJobs.Page deadLetters) {
+    private record QueueDetail(Views.QueueSummary summary, long oldestPendingCreatedAt, int offset,
+                               List<Views.PartitionView> partitions, String browsed, List<Views.MessageView> messages,
+                               List<Views.GroupSummary> groups, FailedJobs.Page deadLetters) {
 
         /** Null when there is no such queue. */
         static QueueDetail read(BrokerView state, String queue, int offset, String partition, long fromSeq) {
@@ -82,8 +82,8 @@ class QueuesScreen {
                     groups.add(group);
                 }
             }
-            return new QueueDetail(summary, from, partitions, browsed, messages, groups,
-                    state.failedJobs().list(queue, null, 0, 0, DEAD_LETTERS, null));
+            return new QueueDetail(summary, state.oldestPendingCreatedAt(queue), from, partitions, browsed, messages,
+                    groups, state.failedJobs().list(queue, null, 0, 0, DEAD_LETTERS, null));
         }
     }
 
@@ -98,6 +98,7 @@ class QueuesScreen {
         }
         model.addAttribute("screen", "queues");
         model.addAttribute("queue", detail.summary());
+        model.addAttribute("oldestPendingCreatedAt", detail.oldestPendingCreatedAt());
         model.addAttribute("offset", detail.offset());
         model.addAttribute("pageSize", PARTITION_PAGE);
         model.addAttribute("partitions", detail.partitions());

@@ -147,7 +147,7 @@ final class Acks {
                 }
             }
             case RETRY -> {
-                cursor.deliveries.computeIfPresent(message.seq, (seq, count) -> count > 1 ? count - 1 : null);
+                cursor.uncountDelivery(message.seq);
                 released = handBack(cursor, claim, handedBack);
             }
             case RELEASE -> {
@@ -206,6 +206,7 @@ final class Acks {
             return false;
         }
         claim.resolve(seq);
+        claim.cursor.recount();
         if (!claim.allResolved()) {
             return false;
         }

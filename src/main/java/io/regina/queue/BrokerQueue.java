@@ -14,8 +14,7 @@ final class BrokerQueue {
     boolean paused;
     final Map<String, Partition> partitions = new LinkedHashMap<>();
     final Map<String, Group> groups = new LinkedHashMap<>();
-    /** Messages waiting for their delay or release, by their pending sequence number. */
-    final Map<Long, DelayedMessage> delayed = new LinkedHashMap<>();
+    final DelayedMessages delayed = new DelayedMessages();
     /** Messages stored in the partitions plus those waiting for their delay; maxSize counts these. */
     long storedMessages;
     /**

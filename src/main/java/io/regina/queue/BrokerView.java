@@ -63,6 +63,12 @@ public interface BrokerView {
     /** Size of a queue for one group (queue mode when null), or null when there is no such queue. */
     Views.Depth depth(String queue, String group);
 
+    /**
+     * When the oldest message pending in queue mode was created, or 0 when none is (or no such queue). It
+     * walks the queue's partitions, unlike {@link #depth}, so only the queue size endpoint asks it.
+     */
+    long oldestPendingCreatedAt(String queue);
+
     List<Views.QueueSummary> queues();
 
     /** One queue's summary, or null when there is no such queue. */

@@ -1,7 +1,13 @@
 package io.regina.queue;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -18,17 +24,54 @@ final class Cursor {
     final Partition partition;
     final Group group;
     long next;
-    final TreeSet<Long> doneAhead = new TreeSet<>();
-    final Map<Long, Integer> deliveries = new HashMap<>();
+    /**
+     * Entries consumed out of order ahead of {@code next}, and delivery counts of entries in flight: both null
+     * while empty, as they are in almost every partition at rest (issue 8: a million drained partitions kept a
+     * million empty sets and maps, 190 bytes and four objects each).
+     */
+    private TreeSet<Long> doneAhead;
+    private Map<Long, Integer> deliveries;
     Claim claim;
     int batchRetries;
     /** When a readiness re-check is scheduled (delayedProcessing / windowBuffer), else 0. */
     long recheckAt;
+    /** What this cursor adds to its group's sums, so a change adds only the difference. */
+    private long countedPending;
+    private long countedReserved;
+    private long countedLag;
+    private long countedSettled;
+    private int countedClaims;
 
     Cursor(Partition partition, Group group, long next) {
         this.partition = partition;
         this.group = group;
         this.next = next;
+        recount();
+    }
+
+    /**
+     * Brings the group's sums up to date with this cursor. Called after every change of its position, its
+     * claim or its partition's tail: unconsumed entries are those from {@code next} to the tail not consumed
+     * ahead, pending those of them not leased.
+     */
+    void recount() {
+        long consumedAhead = doneAheadCount();
+        long unconsumed = partition.log.tailSeq() - next - consumedAhead;
+        long reserved = claim == null ? 0 : claim.unresolvedCount();
+        long pending = Math.max(0, unconsumed - reserved);
+        long lag = Math.max(0, unconsumed);
+        long settled = next + consumedAhead;
+        int claims = claim == null ? 0 : 1;
+        group.pending += pending - countedPending;
+        group.reserved += reserved - countedReserved;
+        group.lag += lag - countedLag;
+        group.settled += settled - countedSettled;
+        group.claimedPartitions += claims - countedClaims;
+        countedPending = pending;
+        countedReserved = reserved;
+        countedLag = lag;
+        countedSettled = settled;
+        countedClaims = claims;
     }
 
     boolean isConsumed(long seq) {
@@ -37,11 +80,61 @@ final class Cursor {
 
     /** Whether {@code seq} was consumed out of order; asked without boxing it when none was, as is usual. */
     boolean isDoneAhead(long seq) {
-        return !doneAhead.isEmpty() && doneAhead.contains(seq);
+        return doneAhead != null && doneAhead.contains(seq);
+    }
+
+    int doneAheadCount() {
+        return doneAhead == null ? 0 : doneAhead.size();
+    }
+
+    /** The entries consumed out of order, ascending. */
+    List<Long> doneAheadSeqs() {
+        return doneAhead == null ? List.of() : new ArrayList<>(doneAhead);
+    }
+
+    /** Restores entries consumed out of order, as a snapshot recorded them. */
+    void restoreDoneAhead(Collection<Long> seqs) {
+        for (long seq : seqs) {
+            markDoneAhead(seq);
+        }
+    }
+
+    private void markDoneAhead(long seq) {
+        if (doneAhead == null) {
+            doneAhead = new TreeSet<>();
+        }
+        doneAhead.add(seq);
     }
 
     int attempts(Message message) {
-        return message.baseAttempts + deliveries.getOrDefault(message.seq, 0);
+        return message.baseAttempts + (deliveries == null ? 0 : deliveries.getOrDefault(message.seq, 0));
+    }
+
+    /** Counts one more delivery of an entry in flight ({@code times} when a snapshot restores it). */
+    void countDeliveries(long seq, int times) {
+        if (deliveries == null) {
+            deliveries = new HashMap<>();
+        }
+        deliveries.merge(seq, times, Integer::sum);
+    }
+
+    /** Takes back one delivery of an entry handed back unstarted. */
+    void uncountDelivery(long seq) {
+        if (deliveries != null) {
+            deliveries.computeIfPresent(seq, (at, count) -> count > 1 ? count - 1 : null);
+            forgetDeliveriesWhenNone();
+        }
+    }
+
+    /** The delivery counts of entries in flight, by ascending sequence number. */
+    SortedMap<Long, Integer> deliveryCounts() {
+        return deliveries == null ? Collections.emptySortedMap() : new TreeMap<>(deliveries);
+    }
+
+    private void forgetDeliveriesWhenNone() {
+        if (deliveries != null && deliveries.isEmpty()) {
+            deliveries = null;
+        }
     }
 
     /** This entry's state for the group, as the cursor and its claim say. */
@@ -62,9 +155,13 @@ final class Cursor {
         if (seq < next) {
             return;
         }
-        deliveries.remove(seq);
+        if (deliveries != null) {
+            deliveries.remove(seq);
+            forgetDeliveriesWhenNone();
+        }
         if (seq > next) {
-            doneAhead.add(seq);
+            markDoneAhead(seq);
+            recount();
             return;
         }
         next++;
@@ -78,6 +175,7 @@ final class Cursor {
         }
         held.hold(seqs, count);
         claim = held;
+        recount();
     }
 
     /** Gives the claim up: its unresolved entries are pending again. Returns it, or null when none. */
@@ -92,6 +190,7 @@ final class Cursor {
             }
         }
         claim = null;
+        recount();
         return held;
     }
 
@@ -106,11 +205,16 @@ final class Cursor {
         MessageLog log = partition.log;
         if (next < log.headSeq()) {
             next = log.headSeq();
-            doneAhead.headSet(next).clear();
-            deliveries.keySet().removeIf(seq -> seq < next);
+            if (doneAhead != null) {
+                doneAhead.headSet(next).clear();
+            }
+            if (deliveries != null) {
+                deliveries.keySet().removeIf(seq -> seq < next);
+                forgetDeliveriesWhenNone();
+            }
         }
         while (next < log.tailSeq()) {
-            if (doneAhead.remove(next)) {
+            if (doneAhead != null && doneAhead.remove(next)) {
                 next++;
                 continue;
             }
@@ -121,6 +225,10 @@ final class Cursor {
             }
             break;
         }
+        if (doneAhead != null && doneAhead.isEmpty()) {
+            doneAhead = null;
+        }
+        recount();
     }
 
     /** Whether an entry this group may be delivered lies beyond its claim's, ignoring timing options. */
@@ -169,8 +277,8 @@ final class Cursor {
             }
         }
         next = target;
-        doneAhead.clear();
-        deliveries.clear();
+        doneAhead = null;
+        deliveries = null;
         batchRetries = 0;
         normalize();
     }

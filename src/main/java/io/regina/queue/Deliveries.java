@@ -62,8 +62,8 @@ final class Deliveries {
                         continue;
                     }
                     queue.storedMessages--;
-                    waiting.partition.delayedTransactionIds.remove(waiting.transactionId, waiting.id);
-                    if (!waiting.partition.delayedTransactionIds.containsKey(waiting.transactionId)) {
+                    waiting.partition.releaseDelayed(waiting.transactionId, waiting.id);
+                    if (!waiting.partition.holdsDelayed(waiting.transactionId)) {
                         queue.delayedStripeOfTransaction.remove(waiting.transactionId, waiting.partition);
                     }
                     for (Group group : queue.groups.values()) {
@@ -231,7 +231,7 @@ final class Deliveries {
             if (message.createdAt > createdCutoff) {
                 break;
             }
-            cursor.deliveries.merge(seq, 1, Integer::sum);
+            cursor.countDeliveries(seq, 1);
             String id = message.id();
             delivered.add(new Delivery(id, message.transactionId(id), message.traceId,
                     state.bodies.get(message.bodyRef), message.producerSub, message.createdAt, partition.id,

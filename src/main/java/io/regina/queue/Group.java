@@ -18,6 +18,16 @@ final class Group {
     long subscribedAt;
     final Map<String, Cursor> cursors = new LinkedHashMap<>();
     final LinkedHashSet<Cursor> ready = new LinkedHashSet<>();
+    /**
+     * Sums over the cursors of what each last counted ({@link Cursor#recount()}): entries pending, leased and
+     * unconsumed (lag), how far the group has settled, and the partitions it holds a lease on. A depth reads
+     * these rather than walking the partitions, which at a million of them took 130 ms (issue 8).
+     */
+    long pending;
+    long reserved;
+    long lag;
+    long settled;
+    int claimedPartitions;
 
     Group(String name, BrokerQueue queue, long subscribedAt) {
         this.name = name;

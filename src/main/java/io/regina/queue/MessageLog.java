@@ -1,15 +1,22 @@
 package io.regina.queue;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 
 /**
  * The ordered entries of one partition addressed by sequence number. Entries are appended at the
  * tail and removed only from the head (consumption, retention, eviction), so lookups stay O(1).
+ *
+ * <p>The entries are an array of its own from {@code start} to {@code end}, given up when the log empties:
+ * a drained partition keeps no array, where a list kept its object and its ten slots (issue 8: a million
+ * drained partitions are a million empty logs on the heap, marked by every concurrent cycle).
  */
 final class MessageLog {
-    private final List<Message> entries = new ArrayList<>();
+    private static final Message[] NONE = {};
+    private static final int MIN_CAPACITY = 8;
+
+    private Message[] entries = NONE;
     private int start;
+    private int end;
     private long headSeq;
     private long nextSeq;
 
@@ -28,11 +35,11 @@ final class MessageLog {
     }
 
     int size() {
-        return entries.size() - start;
+        return end - start;
     }
 
     boolean isEmpty() {
-        return size() == 0;
+        return end == start;
     }
 
     long takeSeq() {
@@ -43,8 +50,24 @@ final class MessageLog {
         if (message.seq != nextSeq) {
             throw new IllegalStateException("append out of order: " + message.seq + " != " + nextSeq);
         }
-        entries.add(message);
+        if (end == entries.length) {
+            makeRoom();
+        }
+        entries[end++] = message;
         nextSeq++;
+    }
+
+    /** Moves the entries to the front when the removed head left half the array free, else doubles it. */
+    private void makeRoom() {
+        int size = end - start;
+        if (start > 0 && size <= entries.length / 2) {
+            System.arraycopy(entries, start, entries, 0, size);
+            Arrays.fill(entries, size, end, null);
+        } else {
+            entries = Arrays.copyOfRange(entries, start, start + Math.max(MIN_CAPACITY, entries.length * 2));
+        }
+        start = 0;
+        end = size;
     }
 
     /** The entry with this sequence number, or null when it was removed or not yet appended. */
@@ -52,25 +75,25 @@ final class MessageLog {
         if (seq < headSeq || seq >= nextSeq) {
             return null;
         }
-        return entries.get(start + (int) (seq - headSeq));
+        return entries[start + (int) (seq - headSeq)];
     }
 
     Message head() {
-        return isEmpty() ? null : entries.get(start);
+        return isEmpty() ? null : entries[start];
     }
 
     Message newest() {
-        return isEmpty() ? null : entries.get(entries.size() - 1);
+        return isEmpty() ? null : entries[end - 1];
     }
 
     Message removeHead() {
-        Message head = entries.get(start);
-        entries.set(start, null);
-        start++;
+        Message head = entries[start];
+        entries[start++] = null;
         headSeq++;
-        if (start > 1024 && start > entries.size() / 2) {
-            entries.subList(0, start).clear();
+        if (start == end) {
+            entries = NONE;
             start = 0;
+            end = 0;
         }
         return head;
     }
@@ -78,10 +101,10 @@ final class MessageLog {
     /** The first sequence number whose entry was appended after {@code time}, or the tail. */
     long firstAppendedAfter(long time) {
         int low = start;
-        int high = entries.size();
+        int high = end;
         while (low < high) {
             int mid = (low + high) >>> 1;
-            if (entries.get(mid).appendedAt <= time) {
+            if (entries[mid].appendedAt <= time) {
                 low = mid + 1;
             } else {
                 high = mid;
@@ -90,7 +113,8 @@ final class MessageLog {
         return headSeq + (low - start);
     }
 
+    /** The entries from head to tail, a view for reading while the log does not change. */
     Iterable<Message> entries() {
-        return entries.subList(start, entries.size());
+        return Arrays.asList(entries).subList(start, end);
     }
 }

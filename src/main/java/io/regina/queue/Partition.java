@@ -11,8 +11,8 @@ final class Partition {
     final MessageLog log;
     /** The newest stored entry per transactionId, for acks and dedup. */
     final TransactionIndex transactions = new TransactionIndex();
-    /** transactionId to message id of messages waiting for their delay, for dedup. */
-    final Map<String, String> delayedTransactionIds = new HashMap<>();
+    /** transactionId to message id of messages waiting for their delay, for dedup; null while none waits. */
+    private Map<String, String> delayedTransactionIds;
 
     Partition(BrokerQueue queue, String name, long firstSeq) {
         this.queue = queue;
@@ -32,6 +32,37 @@ final class Partition {
         if (stored != null) {
             return stored.id();
         }
-        return delayedTransactionIds.get(transactionId);
+        return delayedTransactionIds == null ? null : delayedTransactionIds.get(transactionId);
+    }
+
+    int delayedCount() {
+        return delayedTransactionIds == null ? 0 : delayedTransactionIds.size();
+    }
+
+    boolean holdsDelayed(String transactionId) {
+        return delayedTransactionIds != null && delayedTransactionIds.containsKey(transactionId);
+    }
+
+    /** The message {@code id} waits for its delay here under this transactionId. */
+    void holdDelayed(String transactionId, String id) {
+        if (delayedTransactionIds == null) {
+            delayedTransactionIds = new HashMap<>();
+        }
+        delayedTransactionIds.put(transactionId, id);
+    }
+
+    /** The message waiting under this transactionId left (only when it is {@code id}, if one is given). */
+    void releaseDelayed(String transactionId, String id) {
+        if (delayedTransactionIds == null) {
+            return;
+        }
+        if (id == null) {
+            delayedTransactionIds.remove(transactionId);
+        } else {
+            delayedTransactionIds.remove(transactionId, id);
+        }
+        if (delayedTransactionIds.isEmpty()) {
+            delayedTransactionIds = null;
+        }
     }
 }

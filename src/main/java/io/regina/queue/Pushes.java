@@ -140,7 +140,7 @@ final class Pushes {
         for (int i = 0; i < Math.min(stripes, STRIPES_LOOKED_AT); i++) {
             String name = STRIPE_NAMES[(home + i) % stripes];
             Partition stripe = queue.partitions.get(name);
-            int stored = stripe == null ? 0 : stripe.log.size() + stripe.delayedTransactionIds.size();
+            int stored = stripe == null ? 0 : stripe.log.size() + stripe.delayedCount();
             if (stored < fewest) {
                 best = name;
                 fewest = stored;
@@ -178,8 +178,10 @@ final class Pushes {
         }
         partition.queue.storedMessages++;
         for (Group group : partition.queue.groups.values()) {
+            Cursor cursor = group.cursors.get(partition.name);
+            cursor.recount();
             if (message.visibleTo(group.name)) {
-                group.cursors.get(partition.name).markMaybeReady();
+                cursor.markMaybeReady();
             }
         }
         state.deliverable.add(partition.queue.name);
@@ -190,10 +192,10 @@ final class Pushes {
                long bodyRef, long createdAt, long dueAt, String onlyGroup, int baseAttempts, String retryOf) {
         DelayedMessage waiting = new DelayedMessage(state.nextPendingSeq++, partition, id, transactionId, traceId,
                 producerSub, bodyRef, createdAt, dueAt, onlyGroup, baseAttempts, retryOf);
-        partition.queue.delayed.put(waiting.pendingSeq, waiting);
+        partition.queue.delayed.put(waiting);
         partition.queue.storedMessages++;
         // A released copy is still stored, so it keeps its transactionId taken too.
-        partition.delayedTransactionIds.put(transactionId, id);
+        partition.holdDelayed(transactionId, id);
         if (partition.isStripe()) {
             partition.queue.delayedStripeOfTransaction.put(transactionId, partition);
         }

@@ -93,7 +93,7 @@ final class Retention {
                     MessageState.transition(MessageState.DELAYED, MessageState.FORGOTTEN);
                 }
             }
-            waiting.partition.delayedTransactionIds.remove(waiting.transactionId);
+            waiting.partition.releaseDelayed(waiting.transactionId, null);
             state.bodies.remove(waiting.bodyRef);
             cleared++;
         }

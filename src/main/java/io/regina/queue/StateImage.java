@@ -3,7 +3,6 @@ package io.regina.queue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -146,8 +145,8 @@ final class StateImage {
             for (Cursor cursor : group.cursors.values()) {
                 out.writeString(cursor.partition.name);
                 out.writeLong(cursor.next);
-                writeLongs(out, new ArrayList<>(cursor.doneAhead));
-                Map<Long, Integer> deliveries = new TreeMap<>(cursor.deliveries);
+                writeLongs(out, cursor.doneAheadSeqs());
+                Map<Long, Integer> deliveries = cursor.deliveryCounts();
                 out.writeInt(deliveries.size());
                 deliveries.forEach((seq, count) -> {
                     out.writeLong(seq);
@@ -208,6 +207,7 @@ final class StateImage {
                     claim.resolve(seq);
                 }
                 cursor.claim = claim;
+                cursor.recount();
                 lease.claims.add(claim);
             }
             state.leases.put(lease.id, lease);
@@ -254,9 +254,9 @@ final class StateImage {
             DelayedMessage waiting = new DelayedMessage(pendingSeq, partition, id, Ids.sharedWith(id, in.readString()),
                     in.readString(), in.readString(), state.bodies.put(in.readString()), in.readLong(), in.readLong(),
                     in.readString(), in.readInt(), in.readString());
-            queue.delayed.put(pendingSeq, waiting);
+            queue.delayed.put(waiting);
             queue.storedMessages++;
-            partition.delayedTransactionIds.put(waiting.transactionId, waiting.id);
+            partition.holdDelayed(waiting.transactionId, waiting.id);
             if (partition.isStripe()) {
                 queue.delayedStripeOfTransaction.put(waiting.transactionId, partition);
             }
@@ -268,9 +268,9 @@ final class StateImage {
             for (int c = in.readInt(); c > 0; c--) {
                 Partition partition = queue.partitions.get(in.readString());
                 Cursor cursor = new Cursor(partition, group, in.readLong());
-                cursor.doneAhead.addAll(readLongs(in));
+                cursor.restoreDoneAhead(readLongs(in));
                 for (int d = in.readInt(); d > 0; d--) {
-                    cursor.deliveries.put(in.readLong(), in.readInt());
+                    cursor.countDeliveries(in.readLong(), in.readInt());
                 }
                 cursor.batchRetries = in.readInt();
                 cursor.recheckAt = in.readLong();
@@ -279,6 +279,7 @@ final class StateImage {
                             queue.name + "\u0000" + partition.name + "\u0000" + group.name, 0, cursor);
                 }
                 group.cursors.put(partition.name, cursor);
+                cursor.recount();
             }
             for (int r = in.readInt(); r > 0; r--) {
                 group.ready.add(group.cursors.get(in.readString()));

@@ -141,34 +141,30 @@ final class StateView implements BrokerView {
     }
 
     private Views.Depth depth(BrokerQueue queue, String groupName) {
+        long delayed = queue.delayed.countFor(groupName);
         Group group = queue.groups.get(groupName);
-        long pending = 0;
-        long reserved = 0;
+        if (group != null) {
+            return new Views.Depth(group.pending, group.reserved, delayed, group.settled);
+        }
+        // A group yet to read starts from each partition's head: every entry in the logs is pending for it.
+        return new Views.Depth(queue.storedMessages - queue.delayed.size(), 0, delayed, 0);
+    }
+
+    @Override
+    public long oldestPendingCreatedAt(String queueName) {
+        BrokerQueue queue = state.queues.get(queueName);
+        if (queue == null) {
+            return 0;
+        }
+        Group group = queue.queueMode();
         long oldest = 0;
-        long settled = 0;
         for (Partition partition : queue.partitions.values()) {
-            Cursor cursor = group == null ? null : group.cursors.get(partition.name);
-            long start = cursor == null ? partition.log.headSeq() : cursor.next;
-            settled += cursor == null ? 0 : cursor.next + cursor.doneAhead.size();
-            long unconsumed = partition.log.tailSeq() - start - (cursor == null ? 0 : cursor.doneAhead.size());
-            long leased = 0;
-            if (cursor != null && cursor.claim != null) {
-                leased = cursor.claim.unresolvedCount();
-            }
-            reserved += leased;
-            pending += Math.max(0, unconsumed - leased);
-            Message first = cursor == null ? partition.log.head() : cursor.firstDeliverable();
+            Message first = group.cursors.get(partition.name).firstDeliverable();
             if (first != null && (oldest == 0 || first.createdAt < oldest)) {
                 oldest = first.createdAt;
             }
         }
-        long delayed = 0;
-        for (DelayedMessage waiting : queue.delayed.values()) {
-            if (waiting.onlyGroup == null || waiting.onlyGroup.equals(groupName)) {
-                delayed++;
-            }
-        }
-        return new Views.Depth(pending, reserved, delayed, oldest, settled);
+        return oldest;
     }
 
     @Override
@@ -218,7 +214,7 @@ final class StateView implements BrokerView {
                 Cursor cursor = group.cursors.get(partition.name);
                 Claim claim = cursor.claim;
                 positions.add(new Views.GroupPosition(group.name, cursor.next,
-                        Math.max(0, partition.log.tailSeq() - cursor.next - cursor.doneAhead.size()),
+                        Math.max(0, partition.log.tailSeq() - cursor.next - cursor.doneAheadCount()),
                         claim == null ? null : claim.lease.id, claim == null ? 0 : claim.lease.expiresAt,
                         cursor.batchRetries));
             }
@@ -235,16 +231,8 @@ final class StateView implements BrokerView {
         List<Views.GroupSummary> summaries = new ArrayList<>();
         for (BrokerQueue queue : state.queues.values()) {
             for (Group group : queue.groups.values()) {
-                long lag = 0;
-                int leased = 0;
-                for (Cursor cursor : group.cursors.values()) {
-                    lag += Math.max(0, cursor.partition.log.tailSeq() - cursor.next - cursor.doneAhead.size());
-                    if (cursor.claim != null) {
-                        leased++;
-                    }
-                }
-                summaries.add(new Views.GroupSummary(group.name, queue.name, group.cursors.size(), lag, leased,
-                        group.subscribedAt));
+                summaries.add(new Views.GroupSummary(group.name, queue.name, group.cursors.size(), group.lag,
+                        group.claimedPartitions, group.subscribedAt));
             }
         }
         return summaries;

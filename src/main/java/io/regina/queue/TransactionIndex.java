@@ -8,8 +8,10 @@ package io.regina.queue;
  */
 final class TransactionIndex {
     private static final int MIN_CAPACITY = 8;
+    private static final Message[] NONE = {};
 
-    private Message[] slots = new Message[MIN_CAPACITY];
+    /** Given up when the index empties, as a drained partition's is: a million of them kept a million tables. */
+    private Message[] slots = NONE;
     private int size;
 
     int size() {
@@ -34,7 +36,7 @@ final class TransactionIndex {
     /** Files {@code message} under its transactionId, in place of an entry already there. */
     void put(Message message) {
         if ((size + 1) * 2 > slots.length) {
-            resize(slots.length * 2);
+            resize(Math.max(MIN_CAPACITY, slots.length * 2));
         }
         int mask = slots.length - 1;
         int i = message.transactionHash & mask;
@@ -50,6 +52,9 @@ final class TransactionIndex {
 
     /** Drops {@code message} when it is the entry filed under its transactionId; else changes nothing. */
     void remove(Message message) {
+        if (size == 0) {
+            return;
+        }
         int mask = slots.length - 1;
         int i = message.transactionHash & mask;
         while (slots[i] != message) {
@@ -59,7 +64,10 @@ final class TransactionIndex {
             i = (i + 1) & mask;
         }
         slots[i] = null;
-        size--;
+        if (--size == 0) {
+            slots = NONE;
+            return;
+        }
         // shift back the entries after the hole that would no longer be found past it
         for (int j = (i + 1) & mask; slots[j] != null; j = (j + 1) & mask) {
             int home = slots[j].transactionHash & mask;

@@ -15,7 +15,7 @@ public final class Views {
      * an entry (completed, dead letter, released as a new copy) raises it by one, so its increase over a
      * while is the group's settle rate. A seek back lowers it.
      */
-    public record Depth(long pending, long reserved, long delayed, long oldestPendingCreatedAt, long settledSeq) {
+    public record Depth(long pending, long reserved, long delayed, long settledSeq) {
         public long size() {
             return pending + reserved + delayed;
         }

@@ -187,6 +187,8 @@ class DashboardScreensTest {
         assertThat((List<?>) views.last().get("partitions")).hasSize(1);
         assertThat((List<?>) views.last().get("messages")).hasSize(1);
         assertThat(views.last().get("browsed")).isEqualTo("Default");
+        assertThat((long) views.last().get("oldestPendingCreatedAt")).as("the pending message's creation time")
+                .isPositive();
         web.mutateWith(mockUser("ada").roles("ADMIN")).get().uri("/dashboard/queues/nope").exchange()
                 .expectStatus().isNotFound();
     }

@@ -38,6 +38,7 @@ import java.util.TreeMap;
  *       full batch when that many wait, and finds a ready partition whenever one exists;</li>
  *   <li><b>snapshot</b>: writing and reading the state gives the same bytes, and the copy answers
  *       the following commands exactly as the original;</li>
+ *   <li><b>running sums</b>: every group's depth and lag, kept as cursors move, equal a walk of its cursors;</li>
  *   <li><b>state table</b>: every move the model makes of a message (which the state's answers just
  *       confirmed) is one that {@link MessageState#transition} allows, and every move the state makes
  *       passes it too (a refused move throws inside apply).</li>
@@ -1005,6 +1006,7 @@ class BrokerSimulationTest {
             check(failedInModel == rows.size(), "failed-job rows " + rows.size() + " but the model has "
                     + failedInModel);
             checkQueueModePlaces(queues.get(JOBS));
+            WalkedDepth.check(state);
             check(state.view().leaseCount() == leases.size(), "leases " + state.view().leaseCount() + " but the model holds "
                     + leases.keySet());
         }

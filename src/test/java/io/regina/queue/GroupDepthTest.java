@@ -2,6 +2,7 @@ package io.regina.queue;
 
 import io.regina.queue.Result.Popped;
 import io.regina.testing.Broker;
+import io.regina.testing.Options;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -50,6 +51,66 @@ class GroupDepthTest {
 
         assertThat(broker.view().depth("q", null).settledSeq()).isEqualTo(before);
         assertThat(broker.view().depth("q", null).pending()).isEqualTo(1);
+    }
+
+    @Test
+    void theRunningSumsFollowSeeksClearsDeletionsAndEvictions() {
+        broker.configure("q", Options.options().maxWaitTimeSeconds(60));
+        broker.push(Broker.item("q").partition("p1").payload("a"), Broker.item("q").partition("p1").payload("b"),
+                Broker.item("q").partition("p2").payload("c"), Broker.item("q").payload("later").delayMs(5_000));
+        Popped audit = broker.pop(Broker.from("q").group("audit").partition("p1").batch(2));
+        broker.pop(Broker.from("q").partition("p2"));
+        WalkedDepth.check(broker.state());
+        assertThat(broker.view().depth("q", "audit")).isEqualTo(new Views.Depth(1, 2, 1, 0));
+
+        broker.ack(audit.messages().get(1));
+        WalkedDepth.check(broker.state());
+        assertThat(broker.view().depth("q", "audit").reserved()).as("one of two acked, ahead of the other")
+                .isEqualTo(1);
+
+        broker.apply(new Command.Seek("audit", "q", 0, true));
+        WalkedDepth.check(broker.state());
+        assertThat(broker.view().depth("q", "audit")).as("sought to the end: nothing pending or leased")
+                .isEqualTo(new Views.Depth(0, 0, 1, 3));
+
+        broker.apply(new Command.Seek("audit", "q", 0, false));
+        WalkedDepth.check(broker.state());
+        assertThat(broker.view().depth("q", "audit").pending()).as("sought back to the start").isEqualTo(3);
+
+        broker.advance(6_000).tick();
+        WalkedDepth.check(broker.state());
+        assertThat(broker.view().depth("q", "audit").pending()).as("the delayed message came due").isEqualTo(4);
+
+        broker.apply(new Command.ClearQueue("q"));
+        WalkedDepth.check(broker.state());
+        assertThat(broker.view().depth("q", null).pending()).as("cleared; the leased one stays").isZero();
+        assertThat(broker.view().depth("q", null).reserved()).isEqualTo(1);
+
+        broker.push(Broker.item("q").partition("p3").payload("d"));
+        broker.apply(new Command.DeleteGroup("audit", "q"));
+        broker.apply(new Command.DeleteGroup(Group.QUEUE_MODE, "q"));
+        WalkedDepth.check(broker.state());
+        broker.reload();
+        WalkedDepth.check(broker.state());
+
+        broker.advanceSeconds(120).tick();
+        WalkedDepth.check(broker.state());
+        assertThat(broker.view().depth("q", null)).as("evicted after maxWaitTime").isEqualTo(
+                new Views.Depth(0, 0, 0, broker.view().depth("q", null).settledSeq()));
+    }
+
+    @Test
+    void theOldestPendingMessageIsTheEarliestCreatedNotYetConsumedInAnyPartition() {
+        assertThat(broker.view().oldestPendingCreatedAt("q")).as("no queue").isZero();
+        broker.push(Broker.item("q").partition("p1").payload("a"));
+        long first = broker.now();
+        broker.advance(1_000).push(Broker.item("q").partition("p2").payload("b"));
+        assertThat(broker.view().oldestPendingCreatedAt("q")).isEqualTo(first);
+
+        broker.ack(broker.pop(Broker.from("q").partition("p1")).messages().get(0));
+        assertThat(broker.view().oldestPendingCreatedAt("q")).isEqualTo(first + 1_000);
+        broker.ack(broker.pop(Broker.from("q").partition("p2")).messages().get(0));
+        assertThat(broker.view().oldestPendingCreatedAt("q")).as("all consumed").isZero();
     }
 
     @Test
