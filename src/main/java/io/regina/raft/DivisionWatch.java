@@ -54,8 +54,7 @@ final class DivisionWatch {
             stopped = why;
         }
         LOG.error("raft node {} stopped by itself: its {}; it commits nothing until restarted", nodeId, why);
-        committer.refuseFromNowOn(new IllegalStateException("this raft node stopped: its " + why
-                + "; it must be restarted"));
+        // listeners first, so that whoever sees a write refused for the stop also sees them told
         for (Consumer<String> listener : listeners) {
             try {
                 listener.accept(why);
@@ -63,5 +62,7 @@ final class DivisionWatch {
                 LOG.error("a listener of raft node {}'s stop failed", nodeId, e);
             }
         }
+        committer.refuseFromNowOn(new IllegalStateException("this raft node stopped: its " + why
+                + "; it must be restarted"));
     }
 }
