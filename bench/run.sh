@@ -4,7 +4,9 @@
 #   bench/run.sh --quick         one short run of every lane (about 5 minutes)
 #   bench/run.sh --lanes pool,paced --runs 2 --workers 32 --rates 500
 #   bench/run.sh --systems regina,redis     only these (of regina, redis, rabbitmq)
-# Other arguments go to the client (io.regina.bench.Benchmark): --jobs N, --job-ms 10,0, --paced-seconds N.
+# Other arguments go to the client (io.regina.bench.Benchmark): --jobs N, --job-ms 10,0, --paced-seconds N,
+# --slow-push-ms N (list the paced pushes slower than N ms in target/bench/slow-pushes.txt: when, how late the
+# pusher began, how long the request took).
 # Environment: MVN_FLAGS (e.g. -o for offline), BROKER_JAVA_OPTS (Regina's JVM flags; default none, the
 # jar's own defaults), BENCH_TIMEOUT (seconds).
 #

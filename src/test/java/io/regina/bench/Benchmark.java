@@ -88,7 +88,7 @@ public final class Benchmark {
             pool.run(systems);
         }
         if (lanes.contains("paced")) {
-            new PacedLane(settings, results).run(systems);
+            new PacedLane(settings, results, slowPushes(opts)).run(systems);
         }
         if (regina != null && lanes.contains("push")) {
             new PushLane(settings, results).run(regina);
@@ -178,6 +178,18 @@ public final class Benchmark {
             t = t.getCause();
         }
         return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+    }
+
+    /** {@code --slow-push-ms N}: the paced lane lists its pushes slower than N ms ({@link SlowPushes}). */
+    private static SlowPushes slowPushes(Map<String, String> opts) throws java.io.IOException {
+        if (!opts.containsKey("slow-push-ms")) {
+            return SlowPushes.OFF;
+        }
+        Path out = Path.of(opts.getOrDefault("out", "target/bench"));
+        Files.createDirectories(out);
+        Path file = out.resolve("slow-pushes.txt");
+        Files.deleteIfExists(file);
+        return new SlowPushes(file, Long.parseLong(opts.get("slow-push-ms")));
     }
 
     private static List<Integer> ints(String csv) {

@@ -30,10 +30,12 @@ final class PacedLane {
 
     private final Settings settings;
     private final Results results;
+    private final SlowPushes slowPushes;
 
-    PacedLane(Settings settings, Results results) {
+    PacedLane(Settings settings, Results results, SlowPushes slowPushes) {
         this.settings = settings;
         this.results = results;
+        this.slowPushes = slowPushes;
     }
 
     void run(List<QueueSystem> systems) {
@@ -105,6 +107,7 @@ final class PacedLane {
         JobLedger ledger = new JobLedger(set, JOB_MILLIS,
                 i -> latency.recordValue((System.nanoTime() - scheduled.get(i)) / 1_000));
         AtomicInteger shed = new AtomicInteger();
+        SlowPushes.Run slow = (recorded ? slowPushes : SlowPushes.OFF).run(rate, s.name());
         AtomicInteger pushFailures = new AtomicInteger();
         List<QueueSystem.Pusher> pushers = new ArrayList<>();
         ThreadLocal<QueueSystem.Pusher> pusher = ThreadLocal.withInitial(() -> {
@@ -149,8 +152,11 @@ final class PacedLane {
                     int index = i;
                     pool.execute(() -> {
                         try {
+                            long began = System.nanoTime();
                             pusher.get().push(set, index);
-                            pushLatency.recordValue((System.nanoTime() - at) / 1_000);
+                            long end = System.nanoTime();
+                            pushLatency.recordValue((end - at) / 1_000);
+                            slow.pushed(at, began, end);
                             pushed.set(index, 1);
                         } catch (Exception e) {
                             pushFailures.incrementAndGet();
@@ -180,6 +186,7 @@ final class PacedLane {
                         problem == null ? "" : " — " + problem);
                 return;
             }
+            slow.write();
             if (problem != null) {
                 results.fail(NAME, condition, s.name(), run, problem);
                 return;
