@@ -15,8 +15,10 @@ package io.regina.config;
  * what that keeps ({@link #oversized}); idle, a cycle every {@link #IDLE_INTERVAL_MS} keeps
  * {@link #IDLE_ROOM_BYTES} free above what the last collection left, at least {@link #IDLE_MAX_FREE}% and at
  * most {@link #IDLE_MAX_FREE_CEILING}% (see {@link #idleMaxFree}). In either, once {@link #FRUITLESS_LIMIT}
- * periodic collections in a row left the committed heap where it was, they stop
- * until the heap has grown or the broker changed between busy and idle. (G1 reads a changed interval at its
+ * periodic collections in a row left the committed heap where it was, they stop until the heap has grown; a
+ * change between busy and idle counts them afresh only when it gives them something to return (see
+ * {@link #mayReturnMore}).
+ * (G1 reads a changed interval at its
  * next check, which the interval before scheduled: an idle spell's first cycle comes within the busy
  * interval.) Not thread-safe: the caller serialises the GC notifications and the looks.
  */
@@ -109,6 +111,8 @@ final class PeriodicCollections {
     private boolean done;
     private long reference = -1;
     private int fruitless;
+    /** What the last periodic collection left used; -1 before the first. */
+    private long usedAtLastCycle = -1;
     private int collectionsSinceLook;
     private long usedAtLook = -1;
     private long usedAfterCollection = -1;
@@ -154,6 +158,7 @@ final class PeriodicCollections {
      */
     Flags periodicCollected(long committedBytes, long usedAfterBytes) {
         usedAfterCollection = usedAfterBytes;
+        usedAtLastCycle = usedAfterBytes;
         if (done) {
             return null;
         }
@@ -193,9 +198,11 @@ final class PeriodicCollections {
         }
         if (idleNow != idle) {
             idle = idleNow;
-            done = false;
-            countAfresh(committedBytes);
-            return flags();
+            if (mayReturnMore(committedBytes)) {
+                done = false;
+                countAfresh(committedBytes);
+            }
+            return changedFlags();
         }
         if (done && committedBytes > reference + SLACK_BYTES) {
             done = false;
@@ -217,6 +224,21 @@ final class PeriodicCollections {
         return committedBytes - keeps >= OVERSIZE_BYTES;
     }
 
+    /**
+     * Whether a change between busy and idle gives the cycles something new to return, so that their fruitless
+     * ones are counted afresh: the heap, or what the collections leave, grew by more than {@link #SLACK_BYTES}
+     * since the count began or the last cycle (a load promoted what a cycle's mixed collections can free), or the
+     * new ratio keeps {@link #OVERSIZE_BYTES} less than the heap. Otherwise the count goes on: a remark would leave
+     * the heap where it is, and each costs a pause of 14-27 ms, most of it unloading classes (docs/benchmarks.md,
+     * session 42). Counted afresh at every change, a broker whose load comes and goes (the benchmark alternates
+     * systems every 20 s) ran its cycles for ever, one in most of its paced runs.
+     */
+    private boolean mayReturnMore(long committedBytes) {
+        long used = used();
+        return committedBytes > reference + SLACK_BYTES || used > usedAtLastCycle + SLACK_BYTES
+                || oversized(committedBytes, usedAfterCollection, ratio(used));
+    }
+
     /** Fruitless periodic collections are counted from this committed heap on. */
     private void countAfresh(long committedBytes) {
         reference = committedBytes;
@@ -230,10 +252,17 @@ final class PeriodicCollections {
         return now.equals(before) ? null : now;
     }
 
+    /** What the heap uses: before its first collection a broker's use is what the last look saw. */
+    private long used() {
+        return usedAfterCollection >= 0 ? usedAfterCollection : usedAtLook;
+    }
+
+    private int ratio(long used) {
+        return idle ? idleMaxFree(used) : busyMaxFree(used, busyFloorBytes);
+    }
+
     private Flags flags() {
-        // before its first collection a broker's use is what the last look saw
-        long used = usedAfterCollection >= 0 ? usedAfterCollection : usedAtLook;
-        int ratio = idle ? idleMaxFree(used) : busyMaxFree(used, busyFloorBytes);
+        int ratio = ratio(used());
         boolean soon = soonCycleFrom < 0 && oversized(committedAtLook, usedAfterCollection, ratio)
                 && (soonFruitlessAt < 0 || committedAtLook > soonFruitlessAt + SLACK_BYTES);
         soonAsked = !done && !idle && soon;

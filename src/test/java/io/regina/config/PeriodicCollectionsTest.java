@@ -139,6 +139,49 @@ class PeriodicCollectionsTest {
     }
 
     @Test
+    void aLoadThatComesAndGoesDoesNotRestartCyclesThatFindNothingToReturn() {
+        PeriodicCollections floored = new PeriodicCollections(10_000, 5_000, 104 * MB);
+        floored.look(40 * MB, 104 * MB);
+        assertThat(floored.look(40 * MB, 104 * MB)).as("idle").isEqualTo(new Flags(5_000, 60));
+        assertThat(floored.periodicCollected(104 * MB, 39 * MB)).isNull();
+        assertThat(floored.periodicCollected(104 * MB, 39 * MB)).as("104 MB, where both ratios keep more").isNull();
+        floored.collected(40 * MB);
+        assertThat(floored.look(75 * MB, 104 * MB)).as("busy at 200 jobs/s: the count goes on").isEqualTo(BUSY);
+        assertThat(floored.periodicCollected(104 * MB, 40 * MB)).isNull();
+        assertThat(floored.look(75 * MB, 104 * MB)).as("idle again, same heap, same use")
+                .isEqualTo(new Flags(5_000, 60));
+        assertThat(floored.periodicCollected(104 * MB, 39 * MB)).as("four in a row across the changes")
+                .isEqualTo(new Flags(0, 60));
+        floored.collected(40 * MB);
+        assertThat(floored.look(75 * MB, 104 * MB)).as("busy: no cycle after 10 s without a collection")
+                .isEqualTo(BUSY_DONE);
+        assertThat(floored.look(75 * MB, 104 * MB)).as("idle: none either").isEqualTo(new Flags(0, 60));
+        floored.collected(52 * MB);
+        assertThat(floored.look(80 * MB, 104 * MB)).as("a heavier load left 13 MB more used: a cycle's mixed "
+                + "collections may free it").isEqualTo(BUSY);
+        for (int i = 0; i < PeriodicCollections.FRUITLESS_LIMIT; i++) {
+            floored.periodicCollected(104 * MB, 40 * MB);
+        }
+        floored.collected(40 * MB);
+        assertThat(floored.look(80 * MB, 104 * MB)).as("done again").isNull();
+        assertThat(floored.look(80 * MB, 104 * MB)).as("idle again: nothing for a cycle to return")
+                .isEqualTo(new Flags(0, 60));
+    }
+
+    @Test
+    void aChangeToARatioThatKeepsLessRestartsTheCycles() {
+        policy.collected(100 * MB);
+        assertThat(policy.look(150 * MB, 232 * MB)).as("busy: 232 MB is what a remark at 50% keeps above 100")
+                .isNull();
+        for (int i = 0; i < PeriodicCollections.FRUITLESS_LIMIT - 1; i++) {
+            policy.periodicCollected(232 * MB, 100 * MB);
+        }
+        assertThat(policy.periodicCollected(232 * MB, 100 * MB)).isEqualTo(BUSY_DONE);
+        assertThat(policy.look(150 * MB, 232 * MB)).as("idle: 64 MB above 100 is 40% free, 193 MB, 39 under the heap")
+                .isEqualTo(new Flags(5_000, 40));
+    }
+
+    @Test
     void aHeapThatGrewAfterItsReturnsWereDoneIsReturnedAgain() {
         policy.look(30 * MB, 60 * MB);
         assertThat(policy.look(30 * MB, 60 * MB)).isEqualTo(new Flags(5_000, 60));
