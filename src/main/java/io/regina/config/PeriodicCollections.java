@@ -217,18 +217,24 @@ final class PeriodicCollections {
      * {@code maxFreeRatio}% keeps above {@code usedBytes} (and {@link #REMARK_WASTE_BYTES}).
      */
     static boolean oversized(long committedBytes, long usedBytes, int maxFreeRatio) {
+        return overBy(committedBytes, usedBytes, maxFreeRatio, OVERSIZE_BYTES);
+    }
+
+    /** Whether a remark at {@code maxFreeRatio}% would shrink a heap of {@code committedBytes} by {@code bytes}. */
+    private static boolean overBy(long committedBytes, long usedBytes, int maxFreeRatio, long bytes) {
         if (committedBytes < 0 || usedBytes < 0) {
             return false;
         }
         long keeps = (usedBytes + REMARK_WASTE_BYTES) * 100 / (100 - maxFreeRatio);
-        return committedBytes - keeps >= OVERSIZE_BYTES;
+        return committedBytes - keeps >= bytes;
     }
 
     /**
      * Whether a change between busy and idle gives the cycles something new to return, so that their fruitless
      * ones are counted afresh: the heap, or what the collections leave, grew by more than {@link #SLACK_BYTES}
-     * since the count began or the last cycle (a load promoted what a cycle's mixed collections can free), or the
-     * new ratio keeps {@link #OVERSIZE_BYTES} less than the heap. Otherwise the count goes on: a remark would leave
+     * since the count began or the last cycle (a load promoted what a cycle's mixed collections can free), or a remark
+     * at the new ratio would shrink the heap by {@link #SLACK_BYTES}: the full benchmark with four regions here ran
+     * its paced lanes on the 120 MB the pool lanes left, against 104 (RSS 295-297 MiB against 275-283). Otherwise the count goes on: a remark would leave
      * the heap where it is, and each costs a pause of 14-27 ms, most of it unloading classes (docs/benchmarks.md,
      * session 42). Counted afresh at every change, a broker whose load comes and goes (the benchmark alternates
      * systems every 20 s) ran its cycles for ever, one in most of its paced runs.
@@ -236,7 +242,7 @@ final class PeriodicCollections {
     private boolean mayReturnMore(long committedBytes) {
         long used = used();
         return committedBytes > reference + SLACK_BYTES || used > usedAtLastCycle + SLACK_BYTES
-                || oversized(committedBytes, usedAfterCollection, ratio(used));
+                || overBy(committedBytes, usedAfterCollection, ratio(used), SLACK_BYTES);
     }
 
     /** Fruitless periodic collections are counted from this committed heap on. */

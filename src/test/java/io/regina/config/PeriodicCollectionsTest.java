@@ -169,6 +169,19 @@ class PeriodicCollectionsTest {
     }
 
     @Test
+    void aChangeAfterWhichARemarkWouldShrinkTheHeapByTwoRegionsRestartsTheCycles() {
+        PeriodicCollections floored = new PeriodicCollections(10_000, 5_000, 104 * MB);
+        floored.look(40 * MB, 120 * MB);
+        floored.look(40 * MB, 120 * MB);
+        for (int i = 0; i < PeriodicCollections.FRUITLESS_LIMIT; i++) {
+            floored.periodicCollected(120 * MB, 39 * MB);
+        }
+        floored.collected(39 * MB);
+        assertThat(floored.look(75 * MB, 120 * MB)).as("busy: a remark at 50% keeps 110 MB of the 120 the pool "
+                + "lanes left").isEqualTo(BUSY);
+    }
+
+    @Test
     void aChangeToARatioThatKeepsLessRestartsTheCycles() {
         policy.collected(100 * MB);
         assertThat(policy.look(150 * MB, 232 * MB)).as("busy: 232 MB is what a remark at 50% keeps above 100")
