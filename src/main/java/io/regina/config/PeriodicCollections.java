@@ -17,10 +17,8 @@ package io.regina.config;
  * most {@link #IDLE_MAX_FREE_CEILING}% (see {@link #idleMaxFree}). In either, once {@link #FRUITLESS_LIMIT}
  * periodic collections in a row left the committed heap where it was, they stop until the heap has grown; a
  * change between busy and idle counts them afresh only when it gives them something to return (see
- * {@link #mayReturnMore}).
- * (G1 reads a changed interval at its
- * next check, which the interval before scheduled: an idle spell's first cycle comes within the busy
- * interval.) Not thread-safe: the caller serialises the GC notifications and the looks.
+ * {@link #mayReturnMore}). (G1 reads a changed interval at its next check, which the interval before scheduled:
+ * an idle spell's first cycle comes within the busy interval.) Not thread-safe: the caller serialises the GC notifications and the looks.
  */
 final class PeriodicCollections {
 
@@ -232,11 +230,11 @@ final class PeriodicCollections {
     /**
      * Whether a change between busy and idle gives the cycles something new to return, so that their fruitless
      * ones are counted afresh: the heap, or what the collections leave, grew by more than {@link #SLACK_BYTES}
-     * since the count began or the last cycle (a load promoted what a cycle's mixed collections can free), or a remark
-     * at the new ratio would shrink the heap by {@link #SLACK_BYTES}: the full benchmark with four regions here ran
-     * its paced lanes on the 120 MB the pool lanes left, against 104 (RSS 295-297 MiB against 275-283). Otherwise the count goes on: a remark would leave
-     * the heap where it is, and each costs a pause of 14-27 ms, most of it unloading classes (docs/benchmarks.md,
-     * session 42). Counted afresh at every change, a broker whose load comes and goes (the benchmark alternates
+     * since the count began or the last cycle (a load promoted what a cycle's mixed collections can free), or a
+     * remark at the new ratio would shrink the heap by {@link #SLACK_BYTES} (at four regions the full benchmark ran
+     * its paced lanes on the 120 MB the pool lanes left, against 104: RSS 295-297 MiB against 275-283). Otherwise
+     * the count goes on: a remark would leave the heap where it is, and each costs a pause of 14-27 ms, most of it
+     * unloading classes (docs/benchmarks.md, session 42). Counted afresh at every change, a broker whose load comes and goes (the benchmark alternates
      * systems every 20 s) ran its cycles for ever, one in most of its paced runs.
      */
     private boolean mayReturnMore(long committedBytes) {

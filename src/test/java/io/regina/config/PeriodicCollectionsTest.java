@@ -159,9 +159,7 @@ class PeriodicCollectionsTest {
         floored.collected(52 * MB);
         assertThat(floored.look(80 * MB, 104 * MB)).as("a heavier load left 13 MB more used: a cycle's mixed "
                 + "collections may free it").isEqualTo(BUSY);
-        for (int i = 0; i < PeriodicCollections.FRUITLESS_LIMIT; i++) {
-            floored.periodicCollected(104 * MB, 40 * MB);
-        }
+        cyclesReturnNothing(floored, 104 * MB, 40 * MB);
         floored.collected(40 * MB);
         assertThat(floored.look(80 * MB, 104 * MB)).as("done again").isNull();
         assertThat(floored.look(80 * MB, 104 * MB)).as("idle again: nothing for a cycle to return")
@@ -173,9 +171,7 @@ class PeriodicCollectionsTest {
         PeriodicCollections floored = new PeriodicCollections(10_000, 5_000, 104 * MB);
         floored.look(40 * MB, 120 * MB);
         floored.look(40 * MB, 120 * MB);
-        for (int i = 0; i < PeriodicCollections.FRUITLESS_LIMIT; i++) {
-            floored.periodicCollected(120 * MB, 39 * MB);
-        }
+        cyclesReturnNothing(floored, 120 * MB, 39 * MB);
         floored.collected(39 * MB);
         assertThat(floored.look(75 * MB, 120 * MB)).as("busy: a remark at 50% keeps 110 MB of the 120 the pool "
                 + "lanes left").isEqualTo(BUSY);
@@ -244,5 +240,12 @@ class PeriodicCollectionsTest {
         assertThat(policy.look(70 * MB, 300 * MB)).isNull();
         policy.collected(40 * MB);
         assertThat(policy.look(70 * MB, 420 * MB)).as("grown past it: soon again").isEqualTo(BUSY_SOON);
+    }
+
+    /** As many periodic collections in a row as stop them, each leaving the heap where it was. */
+    private static void cyclesReturnNothing(PeriodicCollections policy, long committedBytes, long usedBytes) {
+        for (int i = 0; i < PeriodicCollections.FRUITLESS_LIMIT; i++) {
+            policy.periodicCollected(committedBytes, usedBytes);
+        }
     }
 }
